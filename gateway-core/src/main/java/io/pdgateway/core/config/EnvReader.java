@@ -1,0 +1,78 @@
+package io.pdgateway.core.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads typed settings from an environment map. A value that does not parse keeps the default and records a
+ * warning the caller logs, so a typo never stops routing; settings that must stop start-up are checked by the caller.
+ */
+public final class EnvReader {
+    private final Map<String, String> env;
+    private final List<String> warnings = new ArrayList<>();
+
+    public EnvReader(Map<String, String> env) {
+        this.env = env;
+    }
+
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    public String string(String name, String fallback) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? fallback : value.trim();
+    }
+
+    public boolean bool(String name, boolean fallback) {
+        String value = string(name, null);
+        if (value == null) {
+            return fallback;
+        }
+        if (value.equalsIgnoreCase("true") || value.equals("1")) {
+            return true;
+        }
+        if (value.equalsIgnoreCase("false") || value.equals("0")) {
+            return false;
+        }
+        warnings.add(name + "=" + value + " is not a boolean; using " + fallback);
+        return fallback;
+    }
+
+    /** A positive number; anything else keeps the default (upstream's env loader does the same). */
+    public double positive(String name, double fallback) {
+        String value = string(name, null);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            double parsed = Double.parseDouble(value);
+            if (parsed > 0 && Double.isFinite(parsed)) {
+                return parsed;
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through to the warning
+        }
+        warnings.add(name + "=" + value + " must be a positive number; using " + fallback);
+        return fallback;
+    }
+
+    /** A number >= 0 where 0 means "disabled" (the watchdog timeouts); anything else keeps the default. */
+    public double nonNegative(String name, double fallback) {
+        String value = string(name, null);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            double parsed = Double.parseDouble(value);
+            if (parsed >= 0 && Double.isFinite(parsed)) {
+                return parsed;
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through to the warning
+        }
+        warnings.add(name + "=" + value + " must be a number >= 0; using " + fallback);
+        return fallback;
+    }
+}

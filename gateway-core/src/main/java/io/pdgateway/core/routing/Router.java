@@ -1,0 +1,48 @@
+package io.pdgateway.core.routing;
+
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodRole;
+import io.pdgateway.core.routing.pick.LeastRunningPodPicker;
+import io.pdgateway.core.spec.SpecStrategies;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/** Routes one request over one model's pods with the already-resolved strategy. Pure. */
+public final class Router {
+    private final PdCascade pd;
+
+    public Router(PdCascade pd) {
+        this.pd = pd;
+    }
+
+    public RouteDecision route(RouteRequest request, ModelPods model, LoadView load, RandomGenerator random) {
+        String strategy = request.strategy();
+        if (model == null || model.pods().isEmpty()) {
+            return RouteDecision.none(Verdict.NO_ROUTABLE_POD, strategy, "model has no routable pod");
+        }
+        if (model.engine() == null) {
+            return RouteDecision.none(Verdict.ENGINE_MISMATCH, strategy,
+                    "inconsistent LLM engines detected among the model's pods: " + model.engines());
+        }
+        if (SpecStrategies.PD.equals(strategy)) {
+            return pd.route(request, model, load, random);
+        }
+        // design.md §2: non-PD strategies choose among pods that can serve a whole request alone.
+        List<Pod> standalone = new ArrayList<>();
+        for (Pod pod : model.pods()) {
+            if (pod.role() == PodRole.OTHER) {
+                standalone.add(pod);
+            }
+        }
+        if (standalone.isEmpty()) {
+            return RouteDecision.none(Verdict.NO_STANDALONE_POD, strategy, "strategy " + strategy
+                    + " needs a pod that is neither prefill nor decode; use routing-strategy: pd");
+        }
+        Pod pod = SpecStrategies.LEAST_REQUEST.equals(strategy)
+                ? LeastRunningPodPicker.pick(standalone, load, random)
+                : standalone.get(random.nextInt(standalone.size()));
+        return RouteDecision.single(pod, Verdict.SINGLE_POD_SELECTED, strategy, strategy + " picked " + pod.name());
+    }
+}

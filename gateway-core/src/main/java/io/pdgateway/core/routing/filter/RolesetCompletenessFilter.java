@@ -1,0 +1,33 @@
+package io.pdgateway.core.routing.filter;
+
+import io.pdgateway.core.model.Roleset;
+import io.pdgateway.core.routing.PdCandidates;
+import io.pdgateway.core.routing.PodFilter;
+import io.pdgateway.core.routing.RouteRequest;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Spec "Step 1 — Label Your Pods": a roleset with only a prefill or only a decode pod is skipped entirely. */
+public final class RolesetCompletenessFilter implements PodFilter {
+    public static final String NAME = "roleset-completeness";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Result filter(RouteRequest request, PdCandidates candidates) {
+        List<Roleset> kept = new ArrayList<>();
+        List<String> rejections = new ArrayList<>();
+        for (Roleset roleset : candidates.rolesets()) {
+            if (roleset.isComplete()) {
+                kept.add(roleset);
+            } else {
+                rejections.add(roleset.name() + ": incomplete (prefill=" + roleset.prefills().size()
+                        + ", decode=" + roleset.decodes().size() + ")");
+            }
+        }
+        return new Result(new PdCandidates(kept, candidates.standard()), rejections);
+    }
+}

@@ -1,0 +1,107 @@
+package io.pdgateway.core.routing.pick;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.Roleset;
+import io.pdgateway.core.routing.PairPicker;
+import io.pdgateway.core.routing.PdCandidates;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.ScoredPods;
+import io.pdgateway.core.routing.Verdict;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * Spec "Step 5 — Final pair selection": per roleset, its lowest-scoring prefill and decode pods;
+ * final = prefill / max_prefill + decode / max_decode; the lowest roleset wins, ties broken at random.
+ */
+public final class FinalPairPicker implements PairPicker {
+    public static final String NAME = "final-pair";
+
+    /** Upstream finalPDScore: the prefill normaliser is at least 1 so idle pods do not divide by zero. */
+    static final double MIN_PREFILL_MAX = 1.0;
+    /** Upstream scoreDecodePods: the decode normaliser is at least 0.01. */
+    static final double MIN_DECODE_MAX = 0.01;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public RouteDecision pick(RouteRequest request, PdCandidates candidates, ScoredPods prefill, ScoredPods decode,
+            RandomGenerator random) {
+        double maxPrefill = MIN_PREFILL_MAX;
+        double maxDecode = MIN_DECODE_MAX;
+        for (Roleset roleset : candidates.rolesets()) {
+            maxPrefill = Math.max(maxPrefill, max(roleset.prefills(), prefill));
+            maxDecode = Math.max(maxDecode, max(roleset.decodes(), decode));
+        }
+        Map<String, Double> finals = new LinkedHashMap<>();
+        Pod bestPrefill = null;
+        Pod bestDecode = null;
+        double best = Double.POSITIVE_INFINITY;
+        int ties = 0;
+        for (Roleset roleset : candidates.rolesets()) {
+            Pod p = lowest(roleset.prefills(), prefill, random);
+            Pod d = lowest(roleset.decodes(), decode, random);
+            if (p == null || d == null) {
+                continue;
+            }
+            double score = prefill.score(p) / maxPrefill + decode.score(d) / maxDecode;
+            finals.put(roleset.name(), score);
+            if (score < best) {
+                best = score;
+                ties = 1;
+                bestPrefill = p;
+                bestDecode = d;
+            } else if (score == best && random.nextInt(++ties) == 0) {
+                bestPrefill = p;
+                bestDecode = d;
+            }
+        }
+        if (bestPrefill == null) {
+            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", "no roleset has a scored prefill and decode pod");
+        }
+        return RouteDecision.pair(bestPrefill, bestDecode,
+                "pair " + bestPrefill.rolesetName() + " final=" + format(best), finals);
+    }
+
+    private static double max(List<Pod> pods, ScoredPods scores) {
+        double max = 0;
+        for (Pod pod : pods) {
+            double s = scores.score(pod);
+            if (!Double.isNaN(s)) {
+                max = Math.max(max, s);
+            }
+        }
+        return max;
+    }
+
+    /** The lowest-scoring pod (NaN = unscored, skipped), a uniformly random one among equals. */
+    static Pod lowest(List<Pod> pods, ScoredPods scores, RandomGenerator random) {
+        Pod best = null;
+        double bestScore = Double.POSITIVE_INFINITY;
+        int ties = 0;
+        for (Pod pod : pods) {
+            double s = scores.score(pod);
+            if (Double.isNaN(s)) {
+                continue;
+            }
+            if (best == null || s < bestScore) {
+                best = pod;
+                bestScore = s;
+                ties = 1;
+            } else if (s == bestScore && random.nextInt(++ties) == 0) {
+                best = pod;
+            }
+        }
+        return best;
+    }
+
+    private static String format(double value) {
+        return String.format(java.util.Locale.ROOT, "%.3f", value);
+    }
+}

@@ -1,0 +1,26 @@
+package io.pdgateway.core.routing.score;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.LoadView;
+import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.Scorer;
+import java.util.List;
+
+/** Spec step 3, prefill policy least_request: score = the pod's in-flight prefill requests. */
+public final class InFlightPrefillScorer implements Scorer {
+    public static final String NAME = "least_request";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public double[] score(RouteRequest request, List<Pod> candidates, LoadView load) {
+        double[] scores = new double[candidates.size()];
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = load.inFlightPrefills(candidates.get(i));
+        }
+        return scores;
+    }
+}

@@ -1,0 +1,44 @@
+package io.pdgateway.core.spec;
+
+/** Environment variables of the spec's "Environment Variables" table and design.md §2, spelled as users set them. */
+public final class SpecEnv {
+    public static final String ROUTING_ALGORITHM = "ROUTING_ALGORITHM";
+    public static final String REDIS_HOST = "REDIS_HOST";
+    public static final String REDIS_PORT = "REDIS_PORT";
+    public static final String REDIS_PASSWORD = "REDIS_PASSWORD";
+
+    public static final String PROMPT_LENGTH_BUCKETING = "AIBRIX_PROMPT_LENGTH_BUCKETING";
+    public static final String BUCKET_SERVE = "AIBRIX_BUCKET_SERVE";
+    public static final String BUCKET_SERVE_MODE = "AIBRIX_BUCKET_SERVE_MODE";
+    public static final String PREFILL_REQUEST_TIMEOUT = "AIBRIX_PREFILL_REQUEST_TIMEOUT";
+    public static final String PREFILL_SCORE_POLICY = "AIBRIX_PREFILL_SCORE_POLICY";
+    public static final String DECODE_SCORE_POLICY = "AIBRIX_DECODE_SCORE_POLICY";
+    public static final String KV_CONNECTOR_TYPE = "AIBRIX_KV_CONNECTOR_TYPE";
+    public static final String PREFILL_LOAD_IMBALANCE_MIN_SPREAD = "AIBRIX_PREFILL_LOAD_IMBALANCE_MIN_SPREAD";
+    public static final String DECODE_LOAD_IMBALANCE_MIN_SPREAD = "AIBRIX_DECODE_LOAD_IMBALANCE_MIN_SPREAD";
+    public static final String DECODE_THROUGHPUT_IMBALANCE_MIN_SPREAD = "AIBRIX_DECODE_THROUGHPUT_IMBALANCE_MIN_SPREAD";
+    public static final String DECODE_SCORE_RATIO_THRESHOLD = "AIBRIX_DECODE_SCORE_RATIO_THRESHOLD";
+    public static final String DECODE_LB_WEIGHT_RUNNING = "AIBRIX_DECODE_LB_WEIGHT_RUNNING";
+    public static final String DECODE_LB_WEIGHT_THROUGHPUT = "AIBRIX_DECODE_LB_WEIGHT_THROUGHPUT";
+    public static final String TOKEN_LOAD_KV_WEIGHT = "AIBRIX_TOKEN_LOAD_KV_WEIGHT";
+    public static final String TOKEN_LOAD_REQUEST_COST = "AIBRIX_TOKEN_LOAD_REQUEST_COST";
+    public static final String TOKEN_LOAD_TTL_SECONDS = "AIBRIX_TOKEN_LOAD_TTL_SECONDS";
+    public static final String TOKEN_LOAD_SESSION_TTL_SECONDS = "AIBRIX_TOKEN_LOAD_SESSION_TTL_SECONDS";
+    public static final String TOKEN_LOAD_MAX_SESSIONS = "AIBRIX_TOKEN_LOAD_MAX_SESSIONS";
+    public static final String TOKEN_LOAD_SHARED_LEDGER = "AIBRIX_TOKEN_LOAD_SHARED_LEDGER";
+    public static final String HYBRID_CACHE_LOAD_FACTOR = "AIBRIX_HYBRID_CACHE_LOAD_FACTOR";
+    public static final String MIN_MATCH_PCT = "AIBRIX_MIN_MATCH_PCT";
+    public static final String DECODE_TOKEN_LOAD_OUTPUT_GROWTH = "AIBRIX_DECODE_TOKEN_LOAD_OUTPUT_GROWTH";
+    public static final String TRT_MACHINE_ID = "AIBRIX_TRT_MACHINE_ID";
+    public static final String TRT_SCHEDULE_STYLE = "AIBRIX_TRT_SCHEDULE_STYLE";
+    public static final String DECODE_FIRST_RESPONSE_TIMEOUT = "AIBRIX_DECODE_FIRST_RESPONSE_TIMEOUT";
+    public static final String DECODE_RESPONSE_TIMEOUT = "AIBRIX_DECODE_RESPONSE_TIMEOUT";
+    public static final String DECODE_STREAM_IDLE_TIMEOUT = "AIBRIX_DECODE_STREAM_IDLE_TIMEOUT";
+    public static final String POD_METRIC_REFRESH_INTERVAL_MS = "AIBRIX_POD_METRIC_REFRESH_INTERVAL_MS";
+    public static final String PREFIX_CACHE_TOKENIZER_TYPE = "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE";
+
+    /** pd-gateway's own: largest request body accepted before answering 413 (not in the spec). */
+    public static final String MAX_REQUEST_BODY_BYTES = "PD_GATEWAY_MAX_REQUEST_BODY_BYTES";
+
+    private SpecEnv() {}
+}

@@ -1,0 +1,64 @@
+package io.pdgateway.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pdgateway.core.model.ModelConfig;
+import io.pdgateway.core.model.Profile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The model.aibrix.ai/config annotation: the spec's examples parse; anything broken is rejected with a reason. */
+class ModelConfigParserTest {
+
+    @Test
+    void specLockedExample_parses() {
+        ModelConfigParser.Result result = ModelConfigParser.parse("""
+                {
+                  "lockedRoutingStrategy": "pd",
+                  "defaultProfile": "default",
+                  "profiles": {
+                    "default": { "routingStrategy": "pd" }
+                  }
+                }""");
+        assertThat(result.ok()).isTrue();
+        ModelConfig config = result.config();
+        assertThat(config.lockedRoutingStrategy()).isEqualTo("pd");
+        assertThat(config.resolve(null).routingStrategy()).isEqualTo("pd");
+    }
+
+    @Test
+    void standardPodExample_combinedAndRange() {
+        ModelConfig config = ModelConfigParser.parse("""
+                {"profiles":{"default":{"routingStrategy":"pd","routingConfig":{"combined":true,
+                 "promptLenBucketMinLength":2048,"prefillScorePolicy":"token_load","decodeStreamIdleTimeout":30}}}}
+                """).config();
+        Profile profile = config.resolve("unknown-profile");
+        assertThat(profile.name()).isEqualTo("default");
+        assertThat(profile.routingConfig().combined()).isTrue();
+        assertThat(profile.routingConfig().promptLenBucketMinLength()).isEqualTo(2048);
+        assertThat(profile.routingConfig().promptLenBucketMaxLength()).isZero();
+        assertThat(profile.routingConfig().prefillScorePolicy()).isEqualTo("token_load");
+        assertThat(profile.routingConfig().number("decodeStreamIdleTimeout")).contains(30.0);
+    }
+
+    @Test
+    void namedProfile_selectedByName_elseDefaultProfile() {
+        ModelConfig config = ModelConfigParser.parse("""
+                {"defaultProfile":"b","profiles":{"a":{"routingStrategy":"pd"},"b":{"routingStrategy":"random"}}}
+                """).config();
+        assertThat(config.resolve("a").routingStrategy()).isEqualTo("pd");
+        assertThat(config.resolve("zzz").routingStrategy()).isEqualTo("random");
+        assertThat(config.resolve(null).routingStrategy()).isEqualTo("random");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{not json", "[]", "\"text\"", "{}", "{\"profiles\":{}}", "{\"profiles\":{\"a\":3}}",
+        "{\"profiles\":{\"a\":{\"routingConfig\":\"x\"}}}",
+        "{\"profiles\":{\"a\":{\"routingConfig\":{\"promptLenBucketMaxLength\":\"lots\"}}}}", "{} trailing"})
+    void invalidAnnotation_rejectedWithReason(String annotation) {
+        ModelConfigParser.Result result = ModelConfigParser.parse(annotation);
+        assertThat(result.ok()).isFalse();
+        assertThat(result.error()).isNotBlank();
+    }
+}

@@ -1,0 +1,50 @@
+package io.pdgateway.core.ledger;
+
+import static io.pdgateway.core.PodBuilder.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.RouteDecision;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Charges are keyed by namespace/name, released at most once, and never go below zero. */
+class RequestLedgerTest {
+    private final RequestLedger ledger = new RequestLedger();
+    private final Pod prefill = pod("p").prefill("rs").build();
+    private final Pod decode = pod("d").decode("rs").build();
+
+    @Test
+    void pdCharge_countsBothSides_releasesPrefillThenAll() {
+        RequestLedger.Charge charge = ledger.charge(RouteDecision.pair(prefill, decode, "t", Map.of()));
+        assertThat(ledger.inFlightPrefills(prefill)).isEqualTo(1);
+        assertThat(ledger.runningRequests(decode)).isEqualTo(1);
+        charge.releasePrefill();
+        assertThat(ledger.inFlightPrefills(prefill)).isZero();
+        assertThat(ledger.runningRequests(decode)).isEqualTo(1);
+        charge.releaseAll();
+        assertThat(ledger.outstanding()).isZero();
+    }
+
+    @Test
+    void repeatedReleases_idempotent_neverNegative() {
+        RequestLedger.Charge first = ledger.charge(RouteDecision.pair(prefill, decode, "t", Map.of()));
+        RequestLedger.Charge second = ledger.charge(RouteDecision.pair(prefill, decode, "t", Map.of()));
+        first.releaseAll();
+        first.releaseAll();
+        first.releasePrefill();
+        assertThat(ledger.runningRequests(decode)).isEqualTo(1);
+        second.releaseAll();
+        second.releaseAll();
+        assertThat(ledger.outstanding()).isZero();
+    }
+
+    @Test
+    void samePodNameInTwoNamespaces_separateCounters() {
+        Pod a = pod("d").namespace("team-a").decode("rs").build();
+        Pod b = pod("d").namespace("team-b").decode("rs").build();
+        ledger.charge(RouteDecision.single(a, io.pdgateway.core.routing.Verdict.STANDARD_FALLBACK, "pd", "t"));
+        assertThat(ledger.runningRequests(a)).isEqualTo(1);
+        assertThat(ledger.runningRequests(b)).isZero();
+    }
+}

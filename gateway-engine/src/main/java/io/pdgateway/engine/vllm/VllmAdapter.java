@@ -1,0 +1,79 @@
+package io.pdgateway.engine.vllm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.engine.EngineAdapter;
+import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.LegRequest;
+import io.pdgateway.engine.LegSchedule;
+import io.pdgateway.engine.PrefillBodies;
+
+/**
+ * vLLM disaggregated prefill (reference §1.2): prefill first with max_tokens 1, then the client's own body to the
+ * decode pod carrying what the prefill returned. The connector is chosen per prefill pod.
+ */
+public final class VllmAdapter implements EngineAdapter {
+    public static final String ENGINE = "vllm";
+    static final String KV_TRANSFER_PARAMS = "kv_transfer_params";
+    static final String DISAGG_PREFILL_RESP = "disagg_prefill_resp";
+
+    @Override
+    public String engine() {
+        return ENGINE;
+    }
+
+    @Override
+    public LegSchedule schedule() {
+        return LegSchedule.SEQUENTIAL;
+    }
+
+    @Override
+    public String metricsPath() {
+        return "/metrics";
+    }
+
+    @Override
+    public byte[] prefillBody(LegRequest request) {
+        ObjectNode body = PrefillBodies.oneToken(request.body());
+        if (connector(request) == KvConnector.SHFS) {
+            // Asks the prefill pod to keep the KV for a remote decode and tell us where it is.
+            ObjectNode kv = body.putObject(KV_TRANSFER_PARAMS);
+            kv.put("do_remote_decode", true);
+            kv.put("do_remote_prefill", false);
+            kv.putNull("remote_engine_id");
+            kv.putNull("remote_block_ids");
+            kv.putNull("remote_host");
+            kv.putNull("remote_port");
+        }
+        return JsonBodies.write(body);
+    }
+
+    @Override
+    public byte[] decodeBody(LegRequest request, byte[] prefillResponse) throws EngineProtocolException {
+        ObjectNode response = JsonBodies.parseObject(prefillResponse);
+        ObjectNode body = request.body().deepCopy();
+        if (connector(request) == KvConnector.NIXL) {
+            body.set(DISAGG_PREFILL_RESP, response);
+            return JsonBodies.write(body);
+        }
+        JsonNode kv = response.get(KV_TRANSFER_PARAMS);
+        if (kv == null || kv.isNull()) {
+            // Upstream behaviour: the decode pod then recomputes the prompt; slower, not wrong.
+            return JsonBodies.write(body);
+        }
+        if (!kv.isObject()) {
+            throw new EngineProtocolException("prefill response kv_transfer_params is a " + kv.getNodeType()
+                    + ", expected an object");
+        }
+        ObjectNode params = ((ObjectNode) kv).deepCopy();
+        // The engine reports the address it knows itself by; the gateway knows the one the decode pod can reach.
+        params.put("remote_host", request.prefill().ip());
+        body.set(KV_TRANSFER_PARAMS, params);
+        return JsonBodies.write(body);
+    }
+
+    private static KvConnector connector(LegRequest request) {
+        return KvConnector.resolve(request.prefill().kvConnectorType(), request.defaultKvConnector());
+    }
+}
