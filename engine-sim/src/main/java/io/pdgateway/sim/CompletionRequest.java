@@ -1,0 +1,24 @@
+package io.pdgateway.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A validated OpenAI completion request, chat or text.
+ *
+ * @param body         the parsed body, for engine-specific fields (vLLM: kv_transfer_params, disagg_prefill_resp)
+ * @param model        the requested model, equal to the served one
+ * @param stream       whether to answer with server-sent events
+ * @param includeUsage {@code stream_options.include_usage}: send a usage chunk before {@code [DONE]}
+ * @param maxTokens    tokens to generate
+ * @param minTokens    {@code min_tokens} (the simulator always generates maxTokens, so it only validates it)
+ * @param prompt       the prompt as the simulator counts it
+ */
+record CompletionRequest(
+        JsonNode body,
+        String model,
+        boolean stream,
+        boolean includeUsage,
+        int maxTokens,
+        int minTokens,
+        PromptTokens prompt) {
+}

@@ -1,0 +1,55 @@
+package io.pdgateway.sim;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the engine has done, for the personality's metrics endpoint. Times are modelled engine seconds
+ * (wall time divided by the time scale), so a pod run 100× faster still reports the latencies the modelled
+ * GPU would have. Mutated and read on the pod's event loop only.
+ */
+final class EngineStats {
+
+    static final String FINISHED_STOP = "stop";
+    static final String FINISHED_LENGTH = "length";
+    static final String FINISHED_ABORT = "abort";
+
+    final Histogram timeToFirstToken;
+    final Histogram prefillTime;
+    final Histogram decodeTime;
+    final Histogram queueTime;
+    final Histogram e2eLatency;
+
+    long promptTokens;
+    long generationTokens;
+    long prefixCacheQueries;
+    long prefixCacheHits;
+    /** Decode-role requests waiting for their KV to arrive from a prefill pod. */
+    int kvFetchesInFlight;
+
+    private final Map<String, Long> finished = new LinkedHashMap<>();
+
+    EngineStats(double[] firstTokenBuckets, double[] requestPhaseBuckets) {
+        timeToFirstToken = new Histogram(firstTokenBuckets);
+        prefillTime = new Histogram(requestPhaseBuckets);
+        decodeTime = new Histogram(requestPhaseBuckets);
+        queueTime = new Histogram(requestPhaseBuckets);
+        e2eLatency = new Histogram(requestPhaseBuckets);
+        finished.put(FINISHED_STOP, 0L);
+        finished.put(FINISHED_LENGTH, 0L);
+        finished.put(FINISHED_ABORT, 0L);
+    }
+
+    void finished(String reason) {
+        finished.merge(reason, 1L, Long::sum);
+    }
+
+    /** Finished requests by reason (stop, length, abort), in that order. */
+    Map<String, Long> finishedByReason() {
+        return new LinkedHashMap<>(finished);
+    }
+
+    long successfulTotal() {
+        return finished.get(FINISHED_STOP) + finished.get(FINISHED_LENGTH);
+    }
+}

@@ -1,0 +1,93 @@
+package io.pdgateway.sim;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.PoolOptions;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The verticle behind a {@link SimPod}: its own event-loop context runs the HTTP server, the engine loop and
+ * every timer of the pod, so a pod needs no locks and undeploying it stops everything it started.
+ */
+final class SimPodServer extends VerticleBase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SimPod.class);
+    /** Side-channel connections one pod keeps per peer; KV fetches are short, a few suffice. */
+    private static final int SIDE_CHANNEL_POOL_SIZE = 16;
+
+    private final SimConfig config;
+    private PodContext pod;
+    private HttpServer server;
+    private HttpClient client;
+
+    SimPodServer(SimConfig config) {
+        this.config = config;
+    }
+
+    PodContext pod() {
+        return pod;
+    }
+
+    @Override
+    public Future<?> start() {
+        EnginePersonality personality = EngineRegistry.create(config.engine());
+        client = vertx.createHttpClient(
+                new HttpClientOptions().setConnectTimeout(VllmKvFetcher.CONNECT_TIMEOUT_MILLIS),
+                new PoolOptions().setHttp1MaxSize(SIDE_CHANNEL_POOL_SIZE));
+        pod = new PodContext(vertx, context, config, personality, client);
+        RouteTable routes = new RouteTable();
+        CompletionsEndpoint completions = new CompletionsEndpoint(pod);
+        for (CompletionApi api : new CompletionApi[] {new ChatApi(), new TextCompletionApi()}) {
+            routes.add(HttpMethod.POST, api.path(), (request, body) -> completions.handle(request, body, api));
+        }
+        routes.add(HttpMethod.GET, "/health", (request, body) -> request.response().end());
+        routes.add(HttpMethod.GET, "/v1/models", (request, body) -> request.response()
+                .putHeader("content-type", CompletionExchange.JSON_CONTENT_TYPE).end(JsonCodec.write(models())));
+        personality.attach(pod, routes);
+        server = vertx.createHttpServer().requestHandler(request -> receive(request, routes));
+        return server.listen(config.port(), config.host()).onSuccess(listening -> {
+            pod.bound(listening.actualPort());
+            LOG.info("{} sim pod started: role={} address={}:{} model={} engine_id={} time_scale={}",
+                    config.engine(), config.role().label(), config.host(), listening.actualPort(),
+                    config.modelName(), pod.engineId(), config.timeScale());
+        });
+    }
+
+    @Override
+    public Future<?> stop() {
+        pod.markClosing();
+        pod.loop.stop();
+        return server.close().eventually(() -> client.close());
+    }
+
+    private void receive(HttpServerRequest request, RouteTable routes) {
+        request.body().onSuccess(buffer -> {
+            String body = buffer.toString(StandardCharsets.UTF_8);
+            pod.recorder.record(request, body);
+            routes.dispatch(request, body);
+        }); // a body that never completes means the connection died: nothing to answer
+    }
+
+    private ObjectNode models() {
+        ObjectNode list = JsonCodec.object();
+        list.put("object", "list");
+        ObjectNode model = list.putArray("data").addObject();
+        model.put("id", config.modelName());
+        model.put("object", "model");
+        model.put("created", System.currentTimeMillis() / 1000);
+        model.put("owned_by", config.engine());
+        model.put("root", config.modelName());
+        model.putNull("parent");
+        model.put("max_model_len", config.timing().maxModelLen());
+        model.putArray("permission");
+        return list;
+    }
+}
