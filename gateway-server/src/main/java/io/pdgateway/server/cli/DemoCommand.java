@@ -1,0 +1,117 @@
+package io.pdgateway.server.cli;
+
+import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.spec.SpecEnv;
+import io.pdgateway.server.GatewayServer;
+import io.pdgateway.server.demo.AzureTraceReader;
+import io.pdgateway.server.demo.DemoCluster;
+import io.pdgateway.server.demo.RouteSummary;
+import io.pdgateway.server.demo.StreamingChatClient;
+import io.pdgateway.server.demo.TraceReplayer;
+import io.pdgateway.server.demo.TraceRequest;
+import io.pdgateway.server.discovery.PodFileDiscovery;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.PoolOptions;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code demo}: a simulated cluster, the gateway in front of it, a replay of real production traffic, a summary,
+ * then the gateway keeps serving for curl until Ctrl-C (or exits with {@code --once}).
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Simulated cluster + gateway + a replay of the Azure 2023 conversation trace.")
+public final class DemoCommand implements Callable<Integer> {
+    /** The first five minutes of the Azure 2023 conversation trace ship inside the jar (CC-BY 4.0, see README). */
+    static final String BUNDLED_TRACE = "/demo/azure-2023-conv-head.csv";
+
+    @Option(names = "--port", defaultValue = "8888", description = "Gateway port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--trace", description = "Azure-format trace CSV (default: the bundled head of the Azure 2023 conversation trace).")
+    Path trace;
+
+    @Option(names = "--seconds", defaultValue = "60", description = "How much of the trace to replay, in trace seconds (default: ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(names = "--speedup", defaultValue = "3", description = "Arrival rate multiplier (default: ${DEFAULT-VALUE}).")
+    double speedup;
+
+    @Option(names = "--max-output-tokens", defaultValue = "128", description = "Cap on each request's output (default: ${DEFAULT-VALUE}).")
+    int maxOutputTokens;
+
+    @Option(names = "--time-scale", defaultValue = "1.0", description = "Simulated engine speed; 0.5 is twice as fast as an H100 (default: ${DEFAULT-VALUE}).")
+    double timeScale;
+
+    @Option(names = "--once", description = "Exit after the summary; exit status 0 only when no request failed.")
+    boolean once;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putIfAbsent(SpecEnv.PROMPT_LENGTH_BUCKETING, "true");
+        GatewaySettings settings = GatewaySettings.fromEnv(env);
+        Path dir = Files.createTempDirectory("pd-gateway-demo");
+        Path podFile = dir.resolve("pods.yaml");
+        Path traceFile = trace != null ? trace : bundledTrace(dir);
+        List<TraceRequest> requests = AzureTraceReader.read(traceFile, seconds * 1000L);
+
+        Vertx vertx = Vertx.vertx();
+        DemoCluster cluster = DemoCluster.start(vertx, timeScale, podFile).await();
+        PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
+        discovery.start();
+        GatewayServer gateway;
+        try {
+            gateway = GatewayServer.start(vertx, discovery, settings, "0.0.0.0", port, 42).await();
+        } catch (Exception e) {
+            System.out.println("port " + port + " is taken (" + e.getMessage() + "); using a free port instead");
+            gateway = GatewayServer.start(vertx, discovery, settings, "0.0.0.0", 0, 42).await();
+        }
+        System.out.printf("Simulated cluster: 2 vLLM prefill/decode rolesets (prompts 0-2048 tokens) + 1 standard pod "
+                + "(2048+), pod file %s%n", podFile);
+        System.out.printf("Gateway on port %d. Replaying %d requests (%d s of %s at %.1fx)%n", gateway.port(),
+                requests.size(), seconds, trace != null ? traceFile : "the Azure 2023 conversation trace", speedup);
+
+        HttpClient client = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(512));
+        StreamingChatClient chat = new StreamingChatClient(client, "127.0.0.1", gateway.port(), DemoCluster.MODEL);
+        RouteSummary summary = new TraceReplayer(vertx, chat, System.out)
+                .replay(requests, speedup, maxOutputTokens, 60_000).await();
+        System.out.println();
+        summary.print(System.out);
+
+        if (once) {
+            client.close().await();
+            gateway.close().await();
+            cluster.close().await();
+            vertx.close().await();
+            return summary.errors() == 0 ? 0 : 1;
+        }
+        System.out.printf("%nThe gateway keeps serving. Try:%n  curl -s http://127.0.0.1:%d/v1/chat/completions "
+                + "-H 'Content-Type: application/json' -d '{\"model\":\"%s\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Hello\"}],\"max_tokens\":16}' -D -%nMetrics: http://127.0.0.1:%d/metrics   "
+                + "Stop: Ctrl-C%n", gateway.port(), DemoCluster.MODEL, gateway.port());
+        new CountDownLatch(1).await();
+        return 0;
+    }
+
+    private static Path bundledTrace(Path dir) throws Exception {
+        Path file = dir.resolve("azure-2023-conv-head.csv");
+        try (InputStream in = DemoCommand.class.getResourceAsStream(BUNDLED_TRACE)) {
+            if (in == null) {
+                throw new IllegalStateException("bundled trace " + BUNDLED_TRACE + " missing from the jar");
+            }
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return file;
+    }
+}

@@ -1,0 +1,56 @@
+package io.pdgateway.server.demo;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the Azure LLM inference trace 2023 (Patel et al., "Splitwise", ISCA 2024): {@code TIMESTAMP,ContextTokens,
+ * GeneratedTokens}, with timestamps like {@code 2023-11-16 18:15:46.6805900}.
+ */
+public final class AzureTraceReader {
+    private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
+            .appendPattern("yyyy-MM-dd HH:mm:ss")
+            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
+            .toFormatter();
+
+    private AzureTraceReader() {}
+
+    /** The requests that arrive within the first {@code windowMillis} of the trace, in order. */
+    public static List<TraceRequest> read(Path csv, long windowMillis) throws IOException {
+        List<TraceRequest> requests = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+            String header = reader.readLine();
+            if (header == null || !header.startsWith("TIMESTAMP")) {
+                throw new IOException(csv + " is not an Azure trace (no TIMESTAMP header)");
+            }
+            LocalDateTime start = null;
+            String line;
+            while ((line = reader.readLine()) != null) {
+                String[] fields = line.split(",");
+                if (fields.length < 3) {
+                    continue;
+                }
+                LocalDateTime at = LocalDateTime.parse(fields[0].trim(), TIMESTAMP);
+                if (start == null) {
+                    start = at;
+                }
+                long offset = ChronoUnit.MILLIS.between(start, at);
+                if (offset > windowMillis) {
+                    break;
+                }
+                requests.add(new TraceRequest(offset, Integer.parseInt(fields[1].trim()), Integer.parseInt(fields[2].trim())));
+            }
+        }
+        return requests;
+    }
+}

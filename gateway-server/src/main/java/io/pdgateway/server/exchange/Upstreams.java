@@ -1,0 +1,9 @@
+package io.pdgateway.server.exchange;
+
+import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.server.metrics.GatewayMetrics;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+
+/** What every exchange shares: the event-loop runtime, the connection pool to the pods, settings and metrics. */
+public record Upstreams(Vertx vertx, HttpClient client, GatewaySettings settings, GatewayMetrics metrics) {}

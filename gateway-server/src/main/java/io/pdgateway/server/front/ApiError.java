@@ -1,0 +1,47 @@
+package io.pdgateway.server.front;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.engine.JsonBodies;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * An OpenAI-style error: {"error":{"message","type","code","param"}}, all four keys always present (design.md §2).
+ *
+ * @param extraHeader a spec header to add (x-error-pd-prefill, x-error-pd-decode), or null
+ */
+public record ApiError(int status, String message, String code, String param, String extraHeader) {
+
+    public static ApiError of(int status, String message, String code) {
+        return new ApiError(status, message, code, null, null);
+    }
+
+    public ApiError withParam(String name) {
+        return new ApiError(status, message, code, name, extraHeader);
+    }
+
+    public ApiError withHeader(String header) {
+        return new ApiError(status, message, code, param, header);
+    }
+
+    /** OpenAI's error type for the status (as upstream maps it). */
+    public String type() {
+        return switch (status) {
+            case 400, 404, 413, 422 -> "invalid_request_error";
+            case 401 -> "authentication_error";
+            case 429 -> "rate_limit_error";
+            case 503 -> "overloaded_error";
+            default -> "api_error";
+        };
+    }
+
+    public Buffer body() {
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
+        ObjectNode error = root.putObject("error");
+        error.put("message", message);
+        error.put("type", type());
+        error.put("code", code);
+        error.put("param", param);
+        return Buffer.buffer(JsonBodies.write(root));
+    }
+}

@@ -1,0 +1,95 @@
+package io.pdgateway.server.front;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.JsonBodies;
+
+/** Validates a chat or completions body and extracts what routing needs. Failures are 400s naming the field. */
+public final class OpenAiRequestParser {
+    public static final String CHAT_PATH = "/v1/chat/completions";
+    public static final String COMPLETIONS_PATH = "/v1/completions";
+
+    private OpenAiRequestParser() {}
+
+    /** Thrown with the client-facing error. */
+    public static final class Rejected extends Exception {
+        private final transient ApiError error;
+
+        Rejected(ApiError error) {
+            super(error.message(), null, false, false);
+            this.error = error;
+        }
+
+        public ApiError error() {
+            return error;
+        }
+    }
+
+    public static OpenAiRequest parse(String path, byte[] raw) throws Rejected {
+        ObjectNode body;
+        try {
+            body = JsonBodies.parseObject(raw);
+        } catch (EngineProtocolException e) {
+            throw new Rejected(ApiError.of(400, "request body is not a JSON object: " + e.getMessage(), "invalid_json"));
+        }
+        JsonNode model = body.get("model");
+        if (model == null || !model.isTextual() || model.asText().isBlank()) {
+            throw reject("\"model\" is required and must be a non-empty string", "model");
+        }
+        JsonNode stream = body.get("stream");
+        if (stream != null && !stream.isNull() && !stream.isBoolean()) {
+            throw reject("\"stream\" must be a boolean", "stream");
+        }
+        boolean streaming = stream != null && stream.asBoolean(false);
+        StringBuilder text = new StringBuilder();
+        int tokenIds = -1;
+        if (CHAT_PATH.equals(path)) {
+            JsonNode messages = body.get("messages");
+            if (messages == null || !messages.isArray() || messages.isEmpty()) {
+                throw reject("\"messages\" is required and must be a non-empty array", "messages");
+            }
+            for (JsonNode message : messages) {
+                if (!message.isObject()) {
+                    throw reject("each entry of \"messages\" must be an object", "messages");
+                }
+                appendContent(text, message.get("content"));
+            }
+        } else {
+            JsonNode prompt = body.get("prompt");
+            if (prompt == null || prompt.isNull()) {
+                throw reject("\"prompt\" is required", "prompt");
+            }
+            if (prompt.isTextual()) {
+                text.append(prompt.asText());
+            } else if (prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isNumber()) {
+                tokenIds = prompt.size();
+            } else if (prompt.isArray()) {
+                for (JsonNode part : prompt) {
+                    if (!part.isTextual()) {
+                        throw reject("\"prompt\" must be a string, a list of strings or a list of token ids", "prompt");
+                    }
+                    appendContent(text, part);
+                }
+            } else {
+                throw reject("\"prompt\" must be a string, a list of strings or a list of token ids", "prompt");
+            }
+        }
+        return new OpenAiRequest(path, body, raw, model.asText(), streaming, text.toString(), tokenIds);
+    }
+
+    /** Upstream's message text: string contents unquoted, structured contents as their JSON text, joined by spaces. */
+    private static void appendContent(StringBuilder text, JsonNode content) {
+        if (content == null || content.isNull()) {
+            return;
+        }
+        if (!text.isEmpty()) {
+            text.append(' ');
+        }
+        text.append(content.isTextual() ? content.asText() : content.toString());
+    }
+
+    private static Rejected reject(String message, String param) {
+        return new Rejected(ApiError.of(400, message, "invalid_request").withParam(param));
+    }
+}

@@ -1,0 +1,16 @@
+package io.pdgateway.server.routing;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+
+/** Prompt length in cl100k_base tokens, as upstream's bucketing counts it (reference §2.5). Thread-safe. */
+public final class PromptTokenizer {
+    private static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+
+    private PromptTokenizer() {}
+
+    public static int count(String text) {
+        return text == null || text.isEmpty() ? 0 : CL100K.countTokens(text);
+    }
+}

@@ -1,0 +1,85 @@
+package io.pdgateway.server.routing;
+
+import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.ledger.RequestLedger;
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.routing.PdCascade;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.Router;
+import io.pdgateway.core.routing.StrategyResolver;
+import io.pdgateway.server.discovery.PodSource;
+import io.pdgateway.server.front.ApiError;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * The routing edge: resolves the strategy, runs the pure router over the current snapshot and charges the ledger in
+ * the same critical section, so concurrent selections see each other's charges (spec, token_load lifecycle). The
+ * lock covers only in-memory work: never I/O.
+ */
+public final class RoutingService {
+    private final PodSource pods;
+    private final GatewaySettings settings;
+    private final RequestLedger ledger = new RequestLedger();
+    private final Router router;
+    private final RandomGenerator random;
+    private final Object selectionLock = new Object();
+
+    public RoutingService(PodSource pods, GatewaySettings settings, long seed) {
+        this.pods = pods;
+        this.settings = settings;
+        this.router = new Router(PdCascade.standard(settings.promptLengthBucketing()));
+        this.random = new SplittableRandom(seed);
+    }
+
+    /** Either a decision with its charge, or the error to answer with. */
+    public record Outcome(RouteDecision decision, RequestLedger.Charge charge, ModelPods model, String strategySource,
+            ApiError error) {}
+
+    public ModelPods model(String name) {
+        return pods.current().model(name);
+    }
+
+    /**
+     * @param promptTokens the prompt's cl100k token count, or -1 when the caller has not counted (only bucketing needs it)
+     */
+    public Outcome route(String modelName, String requestId, String strategyHeader, String profileHeader, int promptTokens) {
+        ModelPods model = pods.current().model(modelName);
+        if (model == null) {
+            return new Outcome(null, null, null, null, ApiError.of(404, "The model `" + modelName + "` does not exist.",
+                    "model_not_found").withParam("model"));
+        }
+        String profile = profileHeader == null || profileHeader.isBlank() ? null : profileHeader.trim();
+        StrategyResolver.Resolution resolution = StrategyResolver.resolve(model.config(), strategyHeader, profile,
+                settings.defaultStrategy());
+        if (resolution.error() != null) {
+            return new Outcome(null, null, model, null,
+                    ApiError.of(400, resolution.error(), "invalid_routing_strategy").withParam("routing-strategy"));
+        }
+        RouteRequest request = new RouteRequest(modelName, requestId, Math.max(0, promptTokens), resolution.strategy(),
+                profile);
+        RouteDecision decision;
+        RequestLedger.Charge charge = null;
+        synchronized (selectionLock) {
+            decision = router.route(request, model, ledger, random);
+            if (decision.verdict().routed()) {
+                charge = ledger.charge(decision);
+            }
+        }
+        return new Outcome(decision, charge, model, resolution.source(), null);
+    }
+
+    /** True when routing this model's request may need the prompt's token count. */
+    public boolean needsPromptTokens() {
+        return settings.promptLengthBucketing();
+    }
+
+    public RequestLedger ledger() {
+        return ledger;
+    }
+
+    public GatewaySettings settings() {
+        return settings;
+    }
+}

@@ -1,0 +1,53 @@
+package io.pdgateway.server.front;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad requests are 400s naming the field; the prompt text is what upstream's bucketing counts. */
+class OpenAiRequestParserTest {
+    private static OpenAiRequest parse(String path, String body) throws OpenAiRequestParser.Rejected {
+        return OpenAiRequestParser.parse(path, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void chat_contentsJoinedBySpaces_structuredContentAsJson() throws Exception {
+        OpenAiRequest request = parse("/v1/chat/completions", """
+                {"model":"m","stream":true,"messages":[{"role":"system","content":"be brief"},
+                 {"role":"user","content":[{"type":"text","text":"hi"}]}]}""");
+        assertThat(request.model()).isEqualTo("m");
+        assertThat(request.stream()).isTrue();
+        assertThat(request.promptText()).isEqualTo("be brief [{\"type\":\"text\",\"text\":\"hi\"}]");
+    }
+
+    @Test
+    void completions_tokenIdPrompt_countedDirectly() throws Exception {
+        OpenAiRequest request = parse("/v1/completions", "{\"model\":\"m\",\"prompt\":[1,2,3,4]}");
+        assertThat(request.promptTokenIds()).isEqualTo(4);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "not json          | /v1/chat/completions | {oops                                  | null",
+        "array body        | /v1/chat/completions | []                                     | null",
+        "no model          | /v1/chat/completions | {\"messages\":[{\"content\":\"x\"}]}   | model",
+        "numeric model     | /v1/chat/completions | {\"model\":3,\"messages\":[{}]}        | model",
+        "no messages       | /v1/chat/completions | {\"model\":\"m\"}                      | messages",
+        "empty messages    | /v1/chat/completions | {\"model\":\"m\",\"messages\":[]}      | messages",
+        "stream string     | /v1/chat/completions | {\"model\":\"m\",\"stream\":\"yes\",\"messages\":[{}]} | stream",
+        "no prompt         | /v1/completions      | {\"model\":\"m\"}                      | prompt",
+        "object prompt     | /v1/completions      | {\"model\":\"m\",\"prompt\":{}}        | prompt",
+    })
+    void invalid_400WithParam(String name, String path, String body, String param) {
+        assertThatThrownBy(() -> parse(path, body))
+                .isInstanceOfSatisfying(OpenAiRequestParser.Rejected.class, e -> {
+                    assertThat(e.error().status()).isEqualTo(400);
+                    assertThat(e.error().param()).isEqualTo("null".equals(param) ? null : param);
+                    assertThat(e.error().type()).isEqualTo("invalid_request_error");
+                });
+    }
+}

@@ -1,0 +1,62 @@
+package io.pdgateway.server.it;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A client over a bare socket, for what java.net.http hides: reading a stream piece by piece while it is still open,
+ * and walking away mid-stream by closing the TCP connection.
+ */
+final class RawStream implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final ByteArrayOutputStream received = new ByteArrayOutputStream();
+
+    RawStream(int port, String path, String body) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(200);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+        in = socket.getInputStream();
+    }
+
+    /** Reads whatever has arrived (waiting at most 200 ms for more) and returns everything received so far. */
+    String poll() throws IOException {
+        byte[] buffer = new byte[8192];
+        try {
+            int n = in.read(buffer);
+            if (n > 0) {
+                received.write(buffer, 0, n);
+            }
+        } catch (SocketTimeoutException e) {
+            // nothing new yet
+        }
+        return received.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Number of SSE events carrying generated content seen so far. */
+    int contentEvents() throws IOException {
+        String text = poll();
+        int count = 0;
+        int from = 0;
+        while ((from = text.indexOf("\"content\":\"", from)) >= 0) {
+            count++;
+            from++;
+        }
+        return count;
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,190 @@
+package io.pdgateway.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.spec.SpecLabels;
+import io.pdgateway.server.GatewayServer;
+import io.pdgateway.server.demo.PodManifest;
+import io.pdgateway.server.discovery.PodFileDiscovery;
+import io.pdgateway.sim.FaultConfig;
+import io.pdgateway.sim.SimConfig;
+import io.pdgateway.sim.SimPod;
+import io.pdgateway.sim.SimRole;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A gateway, simulated pods on their own loopback addresses and the pod file between them, for integration tests.
+ * {@link #close()} first checks the invariants every test must leave behind: ledger at zero, nothing in flight at
+ * the gateway, no open stream at any pod.
+ */
+final class TestCluster implements AutoCloseable {
+    /** Simulated engines run 200x faster than an H100 so a 16-token stream takes milliseconds. */
+    static final double TIME_SCALE = 0.005;
+    static final String MODEL = "my-model";
+
+    private static int nextHost = 2;
+
+    final Vertx vertx = Vertx.vertx();
+    final Path dir;
+    final Path podFile;
+    private final Map<String, SimPod> sims = new LinkedHashMap<>();
+    private final Map<String, PodManifest.Entry> entries = new LinkedHashMap<>();
+    private GatewayServer gateway;
+    private PodFileDiscovery discovery;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    TestCluster() throws IOException {
+        dir = Files.createTempDirectory("pd-gateway-it");
+        podFile = dir.resolve("pods.yaml");
+    }
+
+    /** A fresh loopback address per pod across the whole test JVM, so pods never share an address. */
+    private static synchronized String nextLoopback() {
+        int n = nextHost++;
+        return "127.0." + (n / 250) + "." + (2 + n % 250);
+    }
+
+    SimPod sim(String name, SimRole role, FaultConfig faults) {
+        SimConfig config = SimConfig.builder().role(role).host(nextLoopback()).modelName(MODEL).timeScale(TIME_SCALE)
+                .seed(name.hashCode()).faults(faults).build();
+        SimPod pod = SimPod.start(vertx, config).await();
+        sims.put(name, pod);
+        return pod;
+    }
+
+    /** Starts a simulated pod and lists it in the pod file with the given role and roleset labels. */
+    TestCluster pod(String name, SimRole role, String roleset, Map<String, String> extraLabels, String configAnnotation) {
+        SimPod pod = sim(name, role, FaultConfig.none());
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(SpecLabels.MODEL_NAME, MODEL);
+        labels.put(SpecLabels.PORT, Integer.toString(pod.port()));
+        if (role != SimRole.COMBINED) {
+            labels.put(SpecLabels.ROLE_NAME, role == SimRole.PREFILL ? "prefill" : "decode");
+        }
+        if (roleset != null) {
+            labels.put(SpecLabels.ROLESET_NAME, roleset);
+        }
+        labels.putAll(extraLabels);
+        Map<String, String> annotations = configAnnotation == null ? Map.of() : Map.of(SpecLabels.CONFIG, configAnnotation);
+        entries.put(name, new PodManifest.Entry("default", name, labels, annotations, pod.host(), true));
+        return this;
+    }
+
+    TestCluster prefill(String name, String roleset) {
+        return pod(name, SimRole.PREFILL, roleset, Map.of(), null);
+    }
+
+    TestCluster decode(String name, String roleset) {
+        return pod(name, SimRole.DECODE, roleset, Map.of(), null);
+    }
+
+    /** A standard pod: combined:true over every prompt length. */
+    TestCluster standard(String name) {
+        return pod(name, SimRole.COMBINED, null, Map.of(),
+                "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}");
+    }
+
+    /** Stops a pod's server (its pod-file entry stays, as when a process dies under a live pod object). */
+    void stopPod(String name) {
+        sims.remove(name).close().await();
+    }
+
+    SimPod simPod(String name) {
+        return sims.get(name);
+    }
+
+    PodManifest.Entry entry(String name) {
+        return entries.get(name);
+    }
+
+    void replaceEntry(String name, PodManifest.Entry entry) {
+        if (entry == null) {
+            entries.remove(name);
+        } else {
+            entries.put(name, entry);
+        }
+        writePodFile();
+    }
+
+    void writePodFile() {
+        PodManifest.write(podFile, new ArrayList<>(entries.values()));
+    }
+
+    TestCluster startGateway(Map<String, String> env) {
+        writePodFile();
+        Map<String, String> merged = new HashMap<>(env);
+        discovery = new PodFileDiscovery(vertx, podFile);
+        discovery.start();
+        gateway = GatewayServer.start(vertx, discovery, GatewaySettings.fromEnv(merged), "127.0.0.1", 0, 1234).await();
+        return this;
+    }
+
+    GatewayServer gateway() {
+        return gateway;
+    }
+
+    URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + gateway.port() + path);
+    }
+
+    HttpResponse<String> post(String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String chat(String content, int maxTokens, boolean stream) {
+        return "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}],"
+                + "\"max_tokens\":" + maxTokens + ",\"stream\":" + stream + "}";
+    }
+
+    /** Every request has ended: the ledger, the gateway's in-flight gauge and every pod's open streams are at zero. */
+    void assertQuiescent() {
+        await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
+            assertThat(gateway.routing().ledger().outstanding()).as("ledger outstanding").isZero();
+            assertThat(gateway.metrics().inFlight()).as("gateway in-flight").isZero();
+            for (Map.Entry<String, SimPod> sim : sims.entrySet()) {
+                assertThat(sim.getValue().openStreams()).as("open streams at " + sim.getKey()).isZero();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (gateway != null) {
+                assertQuiescent();
+            }
+        } finally {
+            if (gateway != null) {
+                gateway.close().await();
+            }
+            sims.values().forEach(s -> s.close().await());
+            vertx.close().await();
+        }
+    }
+}
