@@ -5,6 +5,7 @@ import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.OpenAiFront;
 import io.pdgateway.server.metrics.GatewayMetrics;
+import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -40,6 +41,9 @@ public final class GatewayServer {
 
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
             long seed) {
+        if (settings.promptLengthBucketing()) {
+            PromptTokenizer.warmUp();
+        }
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics);
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining);

@@ -42,37 +42,28 @@ public final class EnvReader {
 
     /** A positive number; anything else keeps the default (upstream's env loader does the same). */
     public double positive(String name, double fallback) {
-        String value = string(name, null);
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            double parsed = Double.parseDouble(value);
-            if (parsed > 0 && Double.isFinite(parsed)) {
-                return parsed;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through to the warning
-        }
-        warnings.add(name + "=" + value + " must be a positive number; using " + fallback);
-        return fallback;
+        return number(name, fallback, false, "must be a positive number");
     }
 
     /** A number >= 0 where 0 means "disabled" (the watchdog timeouts); anything else keeps the default. */
     public double nonNegative(String name, double fallback) {
+        return number(name, fallback, true, "must be a number >= 0");
+    }
+
+    private double number(String name, double fallback, boolean zeroAllowed, String requirement) {
         String value = string(name, null);
         if (value == null) {
             return fallback;
         }
         try {
             double parsed = Double.parseDouble(value);
-            if (parsed >= 0 && Double.isFinite(parsed)) {
+            if (Double.isFinite(parsed) && (parsed > 0 || zeroAllowed && parsed == 0)) {
                 return parsed;
             }
         } catch (NumberFormatException ignored) {
             // fall through to the warning
         }
-        warnings.add(name + "=" + value + " must be a number >= 0; using " + fallback);
+        warnings.add(name + "=" + value + " " + requirement + "; using " + fallback);
         return fallback;
     }
 }

@@ -2,13 +2,10 @@ package io.pdgateway.server.cli;
 
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.SimConfig;
-import io.pdgateway.sim.SimPod;
+import io.pdgateway.sim.SimMain;
 import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.TimingProfile;
-import io.vertx.core.Vertx;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -66,22 +63,13 @@ public final class SimCommand implements Callable<Integer> {
         try {
             FaultConfig faults = new FaultConfig(errorRate, errorStatus, hangBeforeHeaders, hangAfterTokens,
                     dropAfterTokens, kvSlowdown, false);
-            config = SimConfig.builder().engine(engine).role(SimRole.valueOf(role.trim().toUpperCase(Locale.ROOT)))
+            config = SimConfig.builder().engine(engine).role(SimRole.parse(role))
                     .host(host).port(port).modelName(model).timing(TimingProfile.byName(timing))
                     .timeScale(timeScale).seed(seed).faults(faults).build();
         } catch (IllegalArgumentException e) {
             System.err.println("pd-gateway sim: " + e.getMessage());
             return 2;
         }
-        Vertx vertx = Vertx.vertx();
-        SimPod pod = SimPod.start(vertx, config).await();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            pod.close().await();
-            vertx.close().await();
-            stopped.countDown();
-        }, "sim-shutdown"));
-        stopped.await();
-        return 0;
+        return SimMain.run(config);
     }
 }

@@ -10,6 +10,11 @@ public final class PromptTokenizer {
 
     private PromptTokenizer() {}
 
+    /** Loads the encoding now (about half a second), so the first routed request does not pay for it. */
+    public static void warmUp() {
+        count("warm up");
+    }
+
     public static int count(String text) {
         return text == null || text.isEmpty() ? 0 : CL100K.countTokens(text);
     }

@@ -12,6 +12,8 @@ import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.front.ApiError;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The routing edge: resolves the strategy, runs the pure router over the current snapshot and charges the ledger in
@@ -19,6 +21,7 @@ import java.util.random.RandomGenerator;
  * lock covers only in-memory work: never I/O.
  */
 public final class RoutingService {
+    private static final Logger LOG = LoggerFactory.getLogger(RoutingService.class);
     private final PodSource pods;
     private final GatewaySettings settings;
     private final RequestLedger ledger = new RequestLedger();
@@ -67,6 +70,8 @@ public final class RoutingService {
                 charge = ledger.charge(decision);
             }
         }
+        LOG.debug("request {}: strategy {} (from {}), {}: {}", requestId, resolution.strategy(), resolution.source(),
+                decision.verdict(), decision.reason());
         return new Outcome(decision, charge, model, resolution.source(), null);
     }
 
