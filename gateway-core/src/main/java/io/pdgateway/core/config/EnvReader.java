@@ -20,6 +20,43 @@ public final class EnvReader {
         return List.copyOf(warnings);
     }
 
+    /** Records a warning found by a caller's own validation. */
+    public void warn(String warning) {
+        warnings.add(warning);
+    }
+
+    /** A number within [min, max]; anything else keeps the default. */
+    public double inRange(String name, double fallback, double min, double max) {
+        String value = string(name, null);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            double parsed = Double.parseDouble(value);
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through to the warning
+        }
+        warnings.add(name + "=" + value + " must be within " + min + ".." + max + "; using " + fallback);
+        return fallback;
+    }
+
+    /** An integer; anything else keeps the default. */
+    public long integer(String name, long fallback) {
+        String value = string(name, null);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            warnings.add(name + "=" + value + " is not an integer; using " + fallback);
+            return fallback;
+        }
+    }
+
     public String string(String name, String fallback) {
         String value = env.get(name);
         return value == null || value.isBlank() ? fallback : value.trim();

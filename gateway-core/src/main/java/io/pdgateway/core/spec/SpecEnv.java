@@ -36,6 +36,7 @@ public final class SpecEnv {
     public static final String DECODE_STREAM_IDLE_TIMEOUT = "AIBRIX_DECODE_STREAM_IDLE_TIMEOUT";
     public static final String POD_METRIC_REFRESH_INTERVAL_MS = "AIBRIX_POD_METRIC_REFRESH_INTERVAL_MS";
     public static final String PREFIX_CACHE_TOKENIZER_TYPE = "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE";
+    public static final String PREFIX_CACHE_STANDARD_DEVIATION_FACTOR = "AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR";
 
     /** pd-gateway's own: largest request body accepted before answering 413 (not in the spec). */
     public static final String MAX_REQUEST_BODY_BYTES = "PD_GATEWAY_MAX_REQUEST_BODY_BYTES";

@@ -3,7 +3,6 @@ package io.pdgateway.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +13,7 @@ class GatewaySettingsTest {
         GatewaySettings settings = GatewaySettings.defaults();
         assertThat(settings.defaultStrategy()).isEqualTo("random");
         assertThat(settings.promptLengthBucketing()).isFalse();
-        assertThat(settings.prefillRequestTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.pd().prefillRequestTimeout()).isEqualTo(30.0);
         assertThat(settings.kvConnectorType()).isEqualTo("shfs");
         assertThat(settings.warnings()).isEmpty();
     }
@@ -29,7 +28,7 @@ class GatewaySettingsTest {
     void badValues_keepDefaultsWithWarnings() {
         GatewaySettings settings = GatewaySettings.fromEnv(Map.of("AIBRIX_PREFILL_REQUEST_TIMEOUT", "-3",
                 "AIBRIX_PROMPT_LENGTH_BUCKETING", "maybe", "ROUTING_ALGORITHM", " PD "));
-        assertThat(settings.prefillRequestTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.pd().prefillRequestTimeout()).isEqualTo(30.0);
         assertThat(settings.promptLengthBucketing()).isFalse();
         assertThat(settings.defaultStrategy()).isEqualTo("pd");
         assertThat(settings.warnings()).hasSize(2);

@@ -92,7 +92,7 @@ public final class Exchange {
             return;
         }
         up.metrics().prefillStarted();
-        long timeoutMs = up.settings().prefillRequestTimeout().toMillis();
+        long timeoutMs = (long) (outcome.knobs().prefillRequestTimeout() * 1000);
         prefillTimer = up.vertx().setTimer(timeoutMs, id -> {
             if (phase == Phase.PREFILL) {
                 // Answer first: resetting the leg completes its future at once, which must find the prefill settled.

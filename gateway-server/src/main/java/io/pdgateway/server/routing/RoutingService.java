@@ -1,6 +1,10 @@
 package io.pdgateway.server.routing;
 
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.config.KnobsResolver;
+import io.pdgateway.core.config.PdKnobs;
+import io.pdgateway.core.model.Profile;
+import io.pdgateway.core.model.RoutingConfig;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.routing.PdCascade;
@@ -28,17 +32,19 @@ public final class RoutingService {
     private final Router router;
     private final RandomGenerator random;
     private final Object selectionLock = new Object();
+    private final KnobsResolver knobsResolver;
 
     public RoutingService(PodSource pods, GatewaySettings settings, long seed) {
         this.pods = pods;
         this.settings = settings;
         this.router = new Router(PdCascade.standard(settings.promptLengthBucketing()));
         this.random = new SplittableRandom(seed);
+        this.knobsResolver = new KnobsResolver(settings.pd(), warning -> LOG.warn("{}", warning));
     }
 
     /** Either a decision with its charge, or the error to answer with. */
     public record Outcome(RouteDecision decision, RequestLedger.Charge charge, ModelPods model, String strategySource,
-            ApiError error) {}
+            PdKnobs knobs, ApiError error) {}
 
     public ModelPods model(String name) {
         return pods.current().model(name);
@@ -50,16 +56,18 @@ public final class RoutingService {
     public Outcome route(String modelName, String requestId, String strategyHeader, String profileHeader, int promptTokens) {
         ModelPods model = pods.current().model(modelName);
         if (model == null) {
-            return new Outcome(null, null, null, null, ApiError.of(404, "The model `" + modelName + "` does not exist.",
+            return new Outcome(null, null, null, null, null, ApiError.of(404, "The model `" + modelName + "` does not exist.",
                     "model_not_found").withParam("model"));
         }
         String profile = profileHeader == null || profileHeader.isBlank() ? null : profileHeader.trim();
         StrategyResolver.Resolution resolution = StrategyResolver.resolve(model.config(), strategyHeader, profile,
                 settings.defaultStrategy());
         if (resolution.error() != null) {
-            return new Outcome(null, null, model, null,
+            return new Outcome(null, null, model, null, null,
                     ApiError.of(400, resolution.error(), "invalid_routing_strategy").withParam("routing-strategy"));
         }
+        Profile resolvedProfile = model.config() == null ? null : model.config().resolve(profile);
+        PdKnobs knobs = knobs(resolvedProfile == null ? null : resolvedProfile.routingConfig());
         RouteRequest request = new RouteRequest(modelName, requestId, Math.max(0, promptTokens), resolution.strategy(),
                 profile);
         RouteDecision decision;
@@ -72,7 +80,11 @@ public final class RoutingService {
         }
         LOG.debug("request {}: strategy {} (from {}), {}: {}", requestId, resolution.strategy(), resolution.source(),
                 decision.verdict(), decision.reason());
-        return new Outcome(decision, charge, model, resolution.source(), null);
+        return new Outcome(decision, charge, model, resolution.source(), knobs, null);
+    }
+
+    private PdKnobs knobs(RoutingConfig config) {
+        return knobsResolver.resolve(config);
     }
 
     /** True when routing this model's request may need the prompt's token count. */
