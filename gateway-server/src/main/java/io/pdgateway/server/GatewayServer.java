@@ -7,6 +7,8 @@ import io.pdgateway.server.front.OpenAiFront;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
+import io.pdgateway.server.scrape.EngineMetricsScraper;
+import io.pdgateway.server.scrape.MetricsStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -21,29 +23,33 @@ public final class GatewayServer {
     static final int MAX_CONNECTIONS_PER_POD = 1024;
     /** A pod that does not accept a TCP connection within this time is treated as unreachable. */
     static final int CONNECT_TIMEOUT_MS = 5_000;
+    /** Drain-rate snapshots and prefix-index expiry run once a second (reference §4, §7). */
+    static final long UPKEEP_INTERVAL_MS = 1_000;
 
     private final Vertx vertx;
     private final PodSource pods;
     private final GatewayMetrics metrics;
     private final RoutingService routing;
     private final HttpClient client;
+    private final EngineMetricsScraper scraper;
     private HttpServer server;
+    private long upkeepTimer = -1;
     private volatile boolean draining;
 
     private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, long seed) {
         this.vertx = vertx;
         this.pods = pods;
         this.metrics = new GatewayMetrics();
-        this.routing = new RoutingService(pods, settings, seed);
+        MetricsStore store = new MetricsStore(EngineMetricsScraper.STALE_AFTER_NANOS, System::nanoTime);
+        this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs());
+        this.routing = new RoutingService(pods, settings, store, seed);
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_POD));
     }
 
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
             long seed) {
-        if (settings.promptLengthBucketing()) {
-            PromptTokenizer.warmUp();
-        }
+        PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics);
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining);
@@ -52,6 +58,8 @@ public final class GatewayServer {
                 .listen(port, host)
                 .map(server -> {
                     gateway.server = server;
+                    gateway.scraper.start();
+                    gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> gateway.routing.tick());
                     return gateway;
                 });
     }
@@ -74,6 +82,8 @@ public final class GatewayServer {
     }
 
     public Future<Void> close() {
+        vertx.cancelTimer(upkeepTimer);
+        scraper.close();
         pods.close();
         return server.close().compose(v -> client.close());
     }

@@ -1,7 +1,6 @@
 package io.pdgateway.core.ledger;
 
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.RouteDecision;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,45 +8,71 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The gateway-side request counters routing reads: in-flight prefill calls per prefill pod, and running requests
- * per decode or single target pod (upstream's PrefillRequestTracker and realtime_num_requests_running), keyed by
- * namespace/name. Charged right after the decision, under the same lock; every release is idempotent and no
- * counter goes below zero.
+ * The gateway-side request counters routing reads, keyed by namespace/name: in-flight prefill calls per prefill pod,
+ * running requests per decode or single target pod, and of those the ones still waiting for their prefill
+ * (upstream's PrefillRequestTracker, realtime_num_requests_running and PendingDecodeTracker). Charged right after
+ * the decision under the selection lock; every release is idempotent and no counter goes below zero. Completions
+ * feed the drain-rate tracker.
  */
-public final class RequestLedger implements LoadView {
+public final class RequestLedger {
     private final Map<String, AtomicInteger> prefills = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> pending = new ConcurrentHashMap<>();
+    private final DrainRateTracker drain;
 
-    @Override
+    public RequestLedger(DrainRateTracker drain) {
+        this.drain = drain;
+    }
+
+    public RequestLedger() {
+        this(new DrainRateTracker());
+    }
+
+    public DrainRateTracker drain() {
+        return drain;
+    }
+
     public int inFlightPrefills(Pod pod) {
         return read(prefills, pod.id());
     }
 
-    @Override
     public int runningRequests(Pod pod) {
         return read(running, pod.id());
+    }
+
+    public int pendingDecodes(Pod pod) {
+        return read(pending, pod.id());
+    }
+
+    /** True once a request was ever routed to the pod as a target (the counter exists, even at zero). */
+    public boolean hasRunningCounter(Pod pod) {
+        return running.containsKey(pod.id());
     }
 
     /** Sum of every counter: zero when nothing is in flight (the invariant tests check after every run). */
     public int outstanding() {
         int total = 0;
-        for (AtomicInteger v : prefills.values()) {
-            total += v.get();
-        }
-        for (AtomicInteger v : running.values()) {
-            total += v.get();
+        for (Map<String, AtomicInteger> counters : java.util.List.of(prefills, running, pending)) {
+            for (AtomicInteger v : counters.values()) {
+                total += v.get();
+            }
         }
         return total;
     }
 
     public Charge charge(RouteDecision decision) {
         if (decision.prefill() != null) {
-            prefills.computeIfAbsent(decision.prefill().id(), k -> new AtomicInteger()).incrementAndGet();
+            increment(prefills, decision.prefill().id());
+            increment(pending, decision.target().id());
         }
         if (decision.target() != null) {
-            running.computeIfAbsent(decision.target().id(), k -> new AtomicInteger()).incrementAndGet();
+            increment(running, decision.target().id());
         }
         return new Charge(decision);
+    }
+
+    private static void increment(Map<String, AtomicInteger> counters, String id) {
+        counters.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
     }
 
     private static int read(Map<String, AtomicInteger> counters, String id) {
@@ -82,6 +107,8 @@ public final class RequestLedger implements LoadView {
         public void releasePrefill() {
             if (prefillReleased.compareAndSet(false, true)) {
                 decrement(prefills, decision.prefill().id());
+                decrement(pending, decision.target().id());
+                drain.completed(decision.prefill().id());
             }
         }
 
@@ -90,6 +117,7 @@ public final class RequestLedger implements LoadView {
             releasePrefill();
             if (targetReleased.compareAndSet(false, true)) {
                 decrement(running, decision.target().id());
+                drain.completed(decision.target().id());
             }
         }
     }

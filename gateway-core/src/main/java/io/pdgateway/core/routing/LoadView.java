@@ -1,14 +1,36 @@
 package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
 
-/** The gateway-side load counters routing reads. Implemented by the ledger; read-only here. */
+/**
+ * Everything dynamic the cascade reads about a pod: the gateway's own counters and the last engine scrape.
+ * Implementations are read-only views; routing never changes them.
+ */
 public interface LoadView {
-    /** Prefill HTTP calls this gateway has in flight to the pod. */
+    /** Prefill HTTP calls this gateway has in flight to the pod (upstream's PrefillRequestTracker). */
     int inFlightPrefills(Pod pod);
 
-    /** Requests this gateway routed to the pod (as decode or single target) that have not completed. */
+    /**
+     * Requests this gateway routed to the pod (as decode or single target) that have not completed, including those
+     * still in their prefill leg: upstream's realtime running count plus its pending-decode count.
+     */
     int runningRequests(Pod pod);
+
+    /** Requests routed to the pod as decode target whose prefill leg has not finished yet. */
+    int pendingDecodes(Pod pod);
+
+    /**
+     * True once this gateway has routed a request to the pod: upstream's "has RealtimeNumRequestsRunning", which
+     * drives the decode cold-start score and excludes fresh pods from the request-count spread.
+     */
+    boolean hasRunningMetric(Pod pod);
+
+    /** Completions per second over about a minute, or 0 when there is not enough history yet. */
+    double drainRate(Pod pod);
+
+    /** The pod's last engine scrape, or {@link PodMetrics#ABSENT}. */
+    PodMetrics metrics(Pod pod);
 
     LoadView IDLE = new LoadView() {
         @Override
@@ -19,6 +41,26 @@ public interface LoadView {
         @Override
         public int runningRequests(Pod pod) {
             return 0;
+        }
+
+        @Override
+        public int pendingDecodes(Pod pod) {
+            return 0;
+        }
+
+        @Override
+        public boolean hasRunningMetric(Pod pod) {
+            return false;
+        }
+
+        @Override
+        public double drainRate(Pod pod) {
+            return 0;
+        }
+
+        @Override
+        public PodMetrics metrics(Pod pod) {
+            return PodMetrics.ABSENT;
         }
     };
 }

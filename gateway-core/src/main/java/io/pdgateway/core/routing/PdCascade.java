@@ -2,58 +2,53 @@ package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.model.Roleset;
+import io.pdgateway.core.routing.fastpath.CombinedOverflow;
+import io.pdgateway.core.routing.fastpath.DecodeImbalanceFastPath;
+import io.pdgateway.core.routing.fastpath.PrefillImbalanceFastPath;
 import io.pdgateway.core.routing.filter.PromptLengthBucketFilter;
 import io.pdgateway.core.routing.filter.RolesetCompletenessFilter;
 import io.pdgateway.core.routing.pick.FinalPairPicker;
 import io.pdgateway.core.routing.pick.LeastRunningPodPicker;
-import io.pdgateway.core.routing.score.InFlightPrefillScorer;
-import io.pdgateway.core.routing.score.RunningRequestsDecodeScorer;
+import io.pdgateway.core.routing.score.PrefillStddevFilter;
+import io.pdgateway.core.routing.score.ScoringPolicies;
+import io.pdgateway.core.spec.SpecPolicies;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.random.RandomGenerator;
+import java.util.Optional;
 
 /**
- * The pd strategy: filters, then the standard-pod fallback when no complete pair is left, then scoring and the
- * pair pick. Pure: everything it reads comes in as arguments. It checks each stage's contract and names the
- * stage that broke it, so a bad stage fails loudly in tests instead of routing somewhere odd.
+ * The pd strategy, the spec's "Pod Selection Algorithm": step 0 (bucketing, standard-pod fallback and overflow),
+ * steps 1-2 (load-imbalance fast paths), steps 3-4 (prefill and decode scoring) and step 5 (the pair). Pure:
+ * everything it reads comes in the {@link RoutingContext}. It checks each stage's contract and names the stage that
+ * broke it, so a bad stage fails loudly in tests instead of routing somewhere odd.
  */
 public final class PdCascade {
     private final boolean bucketing;
     private final List<PodFilter> filters;
-    private final Scorer prefillScorer;
-    private final Scorer decodeScorer;
-    private final PairPicker picker;
+    private final FastPath prefillFastPath = new PrefillImbalanceFastPath();
+    private final FastPath decodeFastPath = new DecodeImbalanceFastPath();
+    private final PairPicker picker = new FinalPairPicker();
 
-    public PdCascade(boolean bucketing, List<PodFilter> filters, Scorer prefillScorer, Scorer decodeScorer,
-            PairPicker picker) {
+    public PdCascade(boolean bucketing) {
         this.bucketing = bucketing;
-        this.filters = List.copyOf(filters);
-        this.prefillScorer = prefillScorer;
-        this.decodeScorer = decodeScorer;
-        this.picker = picker;
-    }
-
-    /** The walking-skeleton cascade: completeness, bucketing when enabled, least-request on both sides. */
-    public static PdCascade standard(boolean bucketing) {
-        List<PodFilter> filters = new ArrayList<>();
-        filters.add(new RolesetCompletenessFilter());
+        List<PodFilter> list = new ArrayList<>();
+        list.add(new RolesetCompletenessFilter());
         if (bucketing) {
-            filters.add(new PromptLengthBucketFilter());
+            list.add(new PromptLengthBucketFilter());
         }
-        return new PdCascade(bucketing, filters, new InFlightPrefillScorer(), new RunningRequestsDecodeScorer(),
-                new FinalPairPicker());
+        this.filters = List.copyOf(list);
     }
 
-    public RouteDecision route(RouteRequest request, ModelPods model, LoadView load, RandomGenerator random) {
+    public RouteDecision route(RoutingContext context, ModelPods model) {
+        RouteRequest request = context.request();
         PdCandidates candidates = initialCandidates(request, model);
         boolean hadCompletePair = false;
         List<String> rejections = new ArrayList<>();
         for (PodFilter filter : filters) {
-            PodFilter.Result result = filter.filter(request, candidates);
-            checkSubset(filter, candidates, result.survivors());
+            PodFilter.Result result = filter.filter(context, candidates);
+            checkSubset(filter.name(), candidates, result.survivors());
             if (filter instanceof RolesetCompletenessFilter) {
                 hadCompletePair = result.survivors().hasCompletePair();
             }
@@ -61,21 +56,106 @@ public final class PdCascade {
             candidates = result.survivors();
         }
         if (!candidates.hasCompletePair()) {
-            return fallback(request, candidates, hadCompletePair, rejections, load, random);
+            return fallback(context, candidates, hadCompletePair, rejections);
         }
-        List<Pod> prefills = new ArrayList<>();
-        List<Pod> decodes = new ArrayList<>();
-        for (Roleset roleset : candidates.rolesets()) {
-            prefills.addAll(roleset.prefills());
-            decodes.addAll(roleset.decodes());
+        if (bucketing) {
+            Optional<Pod> overflow = CombinedOverflow.pick(candidates, context.load(), context.random());
+            if (overflow.isPresent()) {
+                return RouteDecision.single(overflow.get(), Verdict.STANDARD_FALLBACK, "pd", Step.COMBINED_OVERFLOW,
+                        "PD pods heavily loaded while standard pod " + overflow.get().name() + " is idle");
+            }
         }
-        ScoredPods prefillScores = ScoredPods.of(prefills, checkedScores(prefillScorer, request, prefills, load));
-        ScoredPods decodeScores = ScoredPods.of(decodes, checkedScores(decodeScorer, request, decodes, load));
-        RouteDecision decision = picker.pick(request, candidates, prefillScores, decodeScores, random);
+        List<String> steps = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        candidates = fastPath(prefillFastPath, context, candidates, steps, reasons);
+        // Spec, token_load decode side: its ledger replaces what the decode fast path picks by.
+        if (!SpecPolicies.TOKEN_LOAD.equals(request.knobs().decodeScorePolicy())) {
+            candidates = fastPath(decodeFastPath, context, candidates, steps, reasons);
+        }
+        List<Pod> prefills = PdCandidatesNarrowing.side(candidates, true);
+        List<Pod> decodes = PdCandidatesNarrowing.side(candidates, false);
+        ScoredPods prefillScores = ScoredPods.of(prefills, prefillScores(context, prefills));
+        ScoredPods decodeScores = ScoredPods.of(decodes, decodeScores(context, decodes));
+        RouteDecision decision = picker.pick(context, candidates, prefillScores, decodeScores);
         if (decision.isPd() && !(prefills.contains(decision.prefill()) && decodes.contains(decision.target()))) {
             throw new IllegalStateException("stage " + picker.name() + " picked a pod that is not a candidate");
         }
-        return decision;
+        if (!reasons.isEmpty()) {
+            decision = new RouteDecision(decision.kind(), decision.prefill(), decision.target(), decision.verdict(),
+                    decision.strategy(), decision.step(), String.join("; ", reasons) + "; " + decision.reason(),
+                    decision.scores());
+        }
+        return decision.afterSteps(String.join(",", steps));
+    }
+
+    private static PdCandidates fastPath(FastPath fastPath, RoutingContext context, PdCandidates candidates,
+            List<String> steps, List<String> reasons) {
+        Optional<FastPath.Narrowing> narrowing = fastPath.apply(context, candidates);
+        if (narrowing.isEmpty()) {
+            return candidates;
+        }
+        checkSubset(fastPath.name(), candidates, narrowing.get().candidates());
+        steps.add(narrowing.get().step());
+        reasons.add(narrowing.get().reason());
+        return narrowing.get().candidates();
+    }
+
+    /** Step 3: the standard-deviation filter, then the profile's prefill policy; skipped pods score NaN. */
+    private static double[] prefillScores(RoutingContext context, List<Pod> prefills) {
+        boolean[] skipped = PrefillStddevFilter.skipped(prefills, context.load(), context.stddevFactor());
+        List<Pod> scored = new ArrayList<>(prefills.size());
+        for (int i = 0; i < prefills.size(); i++) {
+            if (!skipped[i]) {
+                scored.add(prefills.get(i));
+            }
+        }
+        Scorer scorer = ScoringPolicies.prefill(context.request().knobs().prefillScorePolicy());
+        double[] values = checkedScores(scorer, context, scored);
+        double[] scores = new double[prefills.size()];
+        for (int i = 0, j = 0; i < prefills.size(); i++) {
+            scores[i] = skipped[i] ? Double.NaN : values[j++];
+        }
+        return scores;
+    }
+
+    /**
+     * Step 4: pods the gateway has never routed to get the cold-start score 1 + pending when a sibling already has a
+     * running count; the rest are scored by the policy, and a NaN is retried once with load_balancing.
+     */
+    private static double[] decodeScores(RoutingContext context, List<Pod> decodes) {
+        String policy = context.request().knobs().decodeScorePolicy();
+        boolean coldStartGate = false;
+        if (!SpecPolicies.TOKEN_LOAD.equals(policy)) {
+            for (Pod pod : decodes) {
+                coldStartGate |= context.load().hasRunningMetric(pod);
+            }
+        }
+        List<Pod> warm = new ArrayList<>(decodes.size());
+        for (Pod pod : decodes) {
+            if (!coldStartGate || context.load().hasRunningMetric(pod)) {
+                warm.add(pod);
+            }
+        }
+        double[] values = checkedScores(ScoringPolicies.decode(policy), context, warm);
+        double[] fallback = null;
+        double[] scores = new double[decodes.size()];
+        for (int i = 0, j = 0; i < decodes.size(); i++) {
+            Pod pod = decodes.get(i);
+            if (coldStartGate && !context.load().hasRunningMetric(pod)) {
+                scores[i] = 1.0 + context.load().pendingDecodes(pod);
+                continue;
+            }
+            double value = values[j];
+            if (Double.isNaN(value)) {
+                if (fallback == null) {
+                    fallback = checkedScores(ScoringPolicies.loadBalancing(), context, warm);
+                }
+                value = fallback[j];
+            }
+            scores[i] = value;
+            j++;
+        }
+        return scores;
     }
 
     private PdCandidates initialCandidates(RouteRequest request, ModelPods model) {
@@ -91,59 +171,45 @@ public final class PdCascade {
         return new PdCandidates(new ArrayList<>(model.rolesets().values()), standard);
     }
 
-    private static RouteDecision fallback(RouteRequest request, PdCandidates candidates, boolean hadCompletePair,
-            List<String> rejections, LoadView load, RandomGenerator random) {
+    private static RouteDecision fallback(RoutingContext context, PdCandidates candidates, boolean hadCompletePair,
+            List<String> rejections) {
+        RouteRequest request = context.request();
         if (!candidates.standard().isEmpty()) {
-            Pod pod = LeastRunningPodPicker.pick(candidates.standard(), load, random);
-            return RouteDecision.single(pod, Verdict.STANDARD_FALLBACK, "pd",
+            Pod pod = LeastRunningPodPicker.pick(candidates.standard(), context.load(), context.random());
+            return RouteDecision.single(pod, Verdict.STANDARD_FALLBACK, "pd", Step.BUCKET_FALLBACK,
                     "no complete prefill/decode pair for prompt length " + request.promptTokens()
                             + "; standard pod " + pod.name());
         }
         String why = rejections.isEmpty() ? "" : " (" + String.join("; ", rejections) + ")";
         if (hadCompletePair) {
-            return RouteDecision.none(Verdict.NO_BUCKET_MATCH, "pd", "no prompt-length bucket matches prompt length "
-                    + request.promptTokens() + " and no standard pod covers it" + why);
+            return RouteDecision.none(Verdict.NO_BUCKET_MATCH, "pd", Step.NO_CANDIDATE,
+                    "no prompt-length bucket matches prompt length " + request.promptTokens()
+                            + " and no standard pod covers it" + why);
         }
-        return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd",
+        return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE,
                 "no complete prefill/decode pair and no standard pod available" + why);
     }
 
-    private static void checkSubset(PodFilter filter, PdCandidates before, PdCandidates after) {
+    private static void checkSubset(String stage, PdCandidates before, PdCandidates after) {
         Map<Pod, Boolean> seen = new IdentityHashMap<>();
-        for (Roleset roleset : before.rolesets()) {
-            roleset.prefills().forEach(p -> seen.put(p, true));
-            roleset.decodes().forEach(p -> seen.put(p, true));
-        }
+        PdCandidatesNarrowing.side(before, true).forEach(p -> seen.put(p, true));
+        PdCandidatesNarrowing.side(before, false).forEach(p -> seen.put(p, true));
         before.standard().forEach(p -> seen.put(p, true));
-        for (Roleset roleset : after.rolesets()) {
-            for (Pod pod : roleset.prefills()) {
-                requireSeen(filter, seen, pod);
+        List<Pod> added = new ArrayList<>(PdCandidatesNarrowing.side(after, true));
+        added.addAll(PdCandidatesNarrowing.side(after, false));
+        added.addAll(after.standard());
+        for (Pod pod : added) {
+            if (!seen.containsKey(pod)) {
+                throw new IllegalStateException("stage " + stage + " added pod " + pod.id());
             }
-            for (Pod pod : roleset.decodes()) {
-                requireSeen(filter, seen, pod);
-            }
-        }
-        for (Pod pod : after.standard()) {
-            requireSeen(filter, seen, pod);
         }
     }
 
-    private static void requireSeen(PodFilter filter, Map<Pod, Boolean> seen, Pod pod) {
-        if (!seen.containsKey(pod)) {
-            throw new IllegalStateException("stage " + filter.name() + " added pod " + pod.id());
-        }
-    }
-
-    private static double[] checkedScores(Scorer scorer, RouteRequest request, List<Pod> pods, LoadView load) {
-        double[] scores = scorer.score(request, pods, load);
+    private static double[] checkedScores(Scorer scorer, RoutingContext context, List<Pod> pods) {
+        double[] scores = scorer.score(context, pods);
         if (scores == null || scores.length != pods.size()) {
             throw new IllegalStateException("stage " + scorer.name() + " returned " + (scores == null ? "null"
                     : scores.length + " scores") + " for " + pods.size() + " pods");
-        }
-        for (int i = 0; i < scores.length; i++) {
-            if (Double.isNaN(scores[i])) {
-                throw new IllegalStateException("stage " + scorer.name() + " scored " + pods.get(i).id() + " NaN");
-            }
         }
         return scores;
     }

@@ -6,7 +6,7 @@ import java.util.List;
 public interface PodFilter {
     String name();
 
-    Result filter(RouteRequest request, PdCandidates candidates);
+    Result filter(RoutingContext context, PdCandidates candidates);
 
     /** The survivors, and one line per rejected roleset or pod saying why. */
     record Result(PdCandidates survivors, List<String> rejections) {

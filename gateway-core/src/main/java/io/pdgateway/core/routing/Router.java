@@ -4,10 +4,11 @@ import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodRole;
 import io.pdgateway.core.routing.pick.LeastRunningPodPicker;
+import io.pdgateway.core.routing.pick.PrefixCachePodPicker;
+import io.pdgateway.core.routing.pick.SessionAffinityPodPicker;
 import io.pdgateway.core.spec.SpecStrategies;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.random.RandomGenerator;
 
 /** Routes one request over one model's pods with the already-resolved strategy. Pure. */
 public final class Router {
@@ -17,17 +18,17 @@ public final class Router {
         this.pd = pd;
     }
 
-    public RouteDecision route(RouteRequest request, ModelPods model, LoadView load, RandomGenerator random) {
-        String strategy = request.strategy();
+    public RouteDecision route(RoutingContext context, ModelPods model) {
+        String strategy = context.request().strategy();
         if (model == null || model.pods().isEmpty()) {
-            return RouteDecision.none(Verdict.NO_ROUTABLE_POD, strategy, "model has no routable pod");
+            return RouteDecision.none(Verdict.NO_ROUTABLE_POD, strategy, Step.NO_CANDIDATE, "model has no routable pod");
         }
         if (model.engine() == null) {
-            return RouteDecision.none(Verdict.ENGINE_MISMATCH, strategy,
+            return RouteDecision.none(Verdict.ENGINE_MISMATCH, strategy, Step.NO_CANDIDATE,
                     "inconsistent LLM engines detected among the model's pods: " + model.engines());
         }
         if (SpecStrategies.PD.equals(strategy)) {
-            return pd.route(request, model, load, random);
+            return pd.route(context, model);
         }
         // design.md §2: non-PD strategies choose among pods that can serve a whole request alone.
         List<Pod> standalone = new ArrayList<>();
@@ -37,12 +38,16 @@ public final class Router {
             }
         }
         if (standalone.isEmpty()) {
-            return RouteDecision.none(Verdict.NO_STANDALONE_POD, strategy, "strategy " + strategy
+            return RouteDecision.none(Verdict.NO_STANDALONE_POD, strategy, Step.NO_CANDIDATE, "strategy " + strategy
                     + " needs a pod that is neither prefill nor decode; use routing-strategy: pd");
         }
-        Pod pod = SpecStrategies.LEAST_REQUEST.equals(strategy)
-                ? LeastRunningPodPicker.pick(standalone, load, random)
-                : standalone.get(random.nextInt(standalone.size()));
-        return RouteDecision.single(pod, Verdict.SINGLE_POD_SELECTED, strategy, strategy + " picked " + pod.name());
+        Pod pod = switch (strategy) {
+            case SpecStrategies.LEAST_REQUEST -> LeastRunningPodPicker.pick(standalone, context.load(), context.random());
+            case SpecStrategies.PREFIX_CACHE -> PrefixCachePodPicker.pick(context, standalone);
+            case SpecStrategies.SESSION_AFFINITY -> SessionAffinityPodPicker.pick(context.request().sessionKey(),
+                    standalone, context.random());
+            default -> standalone.get(context.random().nextInt(standalone.size()));
+        };
+        return RouteDecision.single(pod, Verdict.SINGLE_POD_SELECTED, strategy, strategy, strategy + " picked " + pod.name());
     }
 }

@@ -17,7 +17,9 @@ public final class SpecHeaders {
     public static final String ERROR_PD_PREFILL = "x-error-pd-prefill";
     /** Set to "true" when the decode watchdog answered 504. */
     public static final String ERROR_PD_DECODE = "x-error-pd-decode";
-    /** Debug header: which cascade step decided, and why. */
+    /** Request header: "true" asks for {@link #PD_DECISION} in the response. */
+    public static final String PD_DEBUG = "x-pd-debug";
+    /** Debug response header: which cascade steps decided, why, and the candidates' final scores. */
     public static final String PD_DECISION = "x-pd-decision";
 
     private SpecHeaders() {}

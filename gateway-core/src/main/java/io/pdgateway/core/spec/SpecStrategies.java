@@ -7,9 +7,11 @@ public final class SpecStrategies {
     public static final String PD = "pd";
     public static final String RANDOM = "random";
     public static final String LEAST_REQUEST = "least-request";
+    public static final String PREFIX_CACHE = "prefix-cache";
+    public static final String SESSION_AFFINITY = "session-affinity";
 
     /** Strategies this build can route with; anything else is an unknown strategy. */
-    public static final List<String> SUPPORTED = List.of(PD, RANDOM, LEAST_REQUEST);
+    public static final List<String> SUPPORTED = List.of(PD, RANDOM, LEAST_REQUEST, PREFIX_CACHE, SESSION_AFFINITY);
 
     /** design.md §2: ROUTING_ALGORITHM defaults to random. */
     public static final String DEFAULT = RANDOM;

@@ -16,7 +16,7 @@ class RequestLedgerTest {
 
     @Test
     void pdCharge_countsBothSides_releasesPrefillThenAll() {
-        RequestLedger.Charge charge = ledger.charge(RouteDecision.pair(prefill, decode, "t", Map.of()));
+        RequestLedger.Charge charge = ledger.charge(RouteDecision.pair(prefill, decode, "s", "t", Map.of()));
         assertThat(ledger.inFlightPrefills(prefill)).isEqualTo(1);
         assertThat(ledger.runningRequests(decode)).isEqualTo(1);
         charge.releasePrefill();
@@ -28,8 +28,8 @@ class RequestLedgerTest {
 
     @Test
     void repeatedReleases_idempotent_neverNegative() {
-        RequestLedger.Charge first = ledger.charge(RouteDecision.pair(prefill, decode, "t", Map.of()));
-        RequestLedger.Charge second = ledger.charge(RouteDecision.pair(prefill, decode, "t", Map.of()));
+        RequestLedger.Charge first = ledger.charge(RouteDecision.pair(prefill, decode, "s", "t", Map.of()));
+        RequestLedger.Charge second = ledger.charge(RouteDecision.pair(prefill, decode, "s", "t", Map.of()));
         first.releaseAll();
         first.releaseAll();
         first.releasePrefill();
@@ -43,8 +43,22 @@ class RequestLedgerTest {
     void samePodNameInTwoNamespaces_separateCounters() {
         Pod a = pod("d").namespace("team-a").decode("rs").build();
         Pod b = pod("d").namespace("team-b").decode("rs").build();
-        ledger.charge(RouteDecision.single(a, io.pdgateway.core.routing.Verdict.STANDARD_FALLBACK, "pd", "t"));
+        ledger.charge(RouteDecision.single(a, io.pdgateway.core.routing.Verdict.STANDARD_FALLBACK, "pd", "s", "t"));
         assertThat(ledger.runningRequests(a)).isEqualTo(1);
         assertThat(ledger.runningRequests(b)).isZero();
+    }
+
+    @Test
+    void pdCharge_pendingUntilPrefillReturns_completionsFeedDrainRate() {
+        RequestLedger.Charge charge = ledger.charge(RouteDecision.pair(prefill, decode, "s", "t", Map.of()));
+        assertThat(ledger.pendingDecodes(decode)).isEqualTo(1);
+        assertThat(ledger.hasRunningCounter(decode)).isTrue();
+        charge.releasePrefill();
+        assertThat(ledger.pendingDecodes(decode)).isZero();
+        assertThat(ledger.runningRequests(decode)).isEqualTo(1);
+        charge.releaseAll();
+        assertThat(ledger.hasRunningCounter(decode)).as("the counter stays, at zero").isTrue();
+        ledger.drain().tick(0);
+        assertThat(ledger.drain().rate(decode.id(), 20_000_000_000L)).isZero();
     }
 }

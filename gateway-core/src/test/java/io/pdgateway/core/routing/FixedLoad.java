@@ -1,21 +1,64 @@
 package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
-/** A LoadView with counts set by name, for scenario tables. */
+/** A LoadView with every signal set by pod name, for scenario tables. Unset values are zero / absent. */
 final class FixedLoad implements LoadView {
     private final Map<String, Integer> prefills = new HashMap<>();
     private final Map<String, Integer> running = new HashMap<>();
+    private final Map<String, Integer> pending = new HashMap<>();
+    private final Set<String> observed = new HashSet<>();
+    private final Map<String, Double> drain = new HashMap<>();
+    private final Map<String, double[]> metrics = new HashMap<>();
 
     FixedLoad prefilling(String pod, int count) {
         prefills.put(pod, count);
         return this;
     }
 
+    /** Running requests routed by this gateway; marks the pod as having a running count. */
     FixedLoad running(String pod, int count) {
         running.put(pod, count);
+        observed.add(pod);
+        return this;
+    }
+
+    FixedLoad pending(String pod, int count) {
+        pending.put(pod, count);
+        return this;
+    }
+
+    FixedLoad drain(String pod, double rate) {
+        drain.put(pod, rate);
+        return this;
+    }
+
+    private double[] m(String pod) {
+        return metrics.computeIfAbsent(pod, k -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+    }
+
+    FixedLoad waiting(String pod, double value) {
+        m(pod)[0] = value;
+        return this;
+    }
+
+    FixedLoad kv(String pod, double usage) {
+        m(pod)[1] = usage;
+        return this;
+    }
+
+    FixedLoad throughput(String pod, double tokensPerSecond) {
+        m(pod)[2] = tokensPerSecond;
+        return this;
+    }
+
+    FixedLoad avgPrefillMillis(String pod, double millis) {
+        m(pod)[3] = millis;
         return this;
     }
 
@@ -26,6 +69,30 @@ final class FixedLoad implements LoadView {
 
     @Override
     public int runningRequests(Pod pod) {
-        return running.getOrDefault(pod.name(), 0);
+        return running.getOrDefault(pod.name(), 0) + pending.getOrDefault(pod.name(), 0);
+    }
+
+    @Override
+    public int pendingDecodes(Pod pod) {
+        return pending.getOrDefault(pod.name(), 0);
+    }
+
+    @Override
+    public boolean hasRunningMetric(Pod pod) {
+        return observed.contains(pod.name());
+    }
+
+    @Override
+    public double drainRate(Pod pod) {
+        return drain.getOrDefault(pod.name(), 0.0);
+    }
+
+    @Override
+    public PodMetrics metrics(Pod pod) {
+        double[] v = metrics.get(pod.name());
+        if (v == null) {
+            return PodMetrics.ABSENT;
+        }
+        return new PodMetrics(v[0], Double.NaN, Double.NaN, v[1], v[2], v[3], 0);
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -90,9 +89,9 @@ class PdCascadeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void cascade(Scenario s) {
-        Router router = new Router(PdCascade.standard(s.bucketing()));
-        RouteDecision decision = router.route(new RouteRequest("m", "r", s.promptTokens(), "pd", null),
-                ModelPods.of("m", s.pods()), s.load(), new SplittableRandom(7));
+        Router router = new Router(new PdCascade(s.bucketing()));
+        RouteDecision decision = router.route(Contexts.pd(s.promptTokens(), s.load(), java.util.Map.of(
+                "prefillScorePolicy", "least_request", "decodeScorePolicy", "least_request")), ModelPods.of("m", s.pods()));
         assertThat(decision.verdict()).as(decision.reason()).isEqualTo(s.verdict());
         assertThat(decision.prefill() == null ? null : decision.prefill().name()).isEqualTo(s.prefill());
         assertThat(decision.target() == null ? null : decision.target().name()).isEqualTo(s.target());

@@ -9,7 +9,8 @@ import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Exchange;
 import io.pdgateway.server.exchange.Upstreams;
-import io.pdgateway.server.routing.PromptTokenizer;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.server.routing.PromptFeatures;
 import io.pdgateway.server.routing.RoutingService;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -25,12 +26,6 @@ import java.util.function.BooleanSupplier;
  * Also serves /v1/models, /healthz, /readyz and /metrics.
  */
 public final class OpenAiFront implements Handler<HttpServerRequest> {
-    /**
-     * Prompts longer than this many characters are tokenized on a worker thread: cl100k over ~32 KB of text takes
-     * milliseconds, long enough to delay every other stream on the same event loop.
-     */
-    static final int INLINE_TOKENIZE_MAX_CHARS = 32 * 1024;
-
     private final Upstreams up;
     private final RoutingService routing;
     private final PodSource pods;
@@ -115,42 +110,49 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             requestId = UUID.randomUUID().toString();
         }
         req.response().putHeader(SpecHeaders.REQUEST_ID, requestId);
-        String id = requestId;
-        if (!routing.needsPromptTokens()) {
-            route(req, request, id, -1);
-        } else if (request.promptTokenIds() >= 0) {
-            route(req, request, id, request.promptTokenIds());
-        } else if (request.promptText().length() <= INLINE_TOKENIZE_MAX_CHARS) {
-            route(req, request, id, PromptTokenizer.count(request.promptText()));
-        } else {
-            req.pause();
-            up.vertx().executeBlocking(() -> PromptTokenizer.count(request.promptText()), false)
-                    .onComplete(ar -> {
-                        req.resume();
-                        route(req, request, id, ar.succeeded() ? ar.result() : 0);
-                    });
+        RoutingService.Preparation prep = routing.prepare(request.model(), req.getHeader(SpecHeaders.ROUTING_STRATEGY),
+                req.getHeader(SpecHeaders.CONFIG_PROFILE));
+        if (prep.error() != null) {
+            up.metrics().failure(request.model(), prep.error().code(), prep.error().status(), null);
+            respond(req.response(), prep.error());
+            return;
         }
+        String id = requestId;
+        if (!PromptFeatures.expensive(request, prep)) {
+            route(req, request, prep, id, PromptFeatures.compute(request, prep, up.settings().prefixCacheTokenizer()));
+            return;
+        }
+        req.pause();
+        up.vertx().executeBlocking(() -> PromptFeatures.compute(request, prep, up.settings().prefixCacheTokenizer()),
+                false).onComplete(ar -> {
+                    req.resume();
+                    if (ar.succeeded()) {
+                        route(req, request, prep, id, ar.result());
+                    } else {
+                        respond(req.response(), ApiError.of(500, "could not measure the prompt: " + ar.cause(),
+                                "internal_error"));
+                    }
+                });
     }
 
-    private void route(HttpServerRequest req, OpenAiRequest request, String requestId, int promptTokens) {
+    private void route(HttpServerRequest req, OpenAiRequest request, RoutingService.Preparation prep, String requestId,
+            PromptFeatures features) {
         if (req.response().closed()) {
             return;
         }
-        RoutingService.Outcome outcome = routing.route(request.model(), requestId,
-                req.getHeader(SpecHeaders.ROUTING_STRATEGY), req.getHeader(SpecHeaders.CONFIG_PROFILE), promptTokens);
-        if (outcome.error() != null) {
-            up.metrics().failure(request.model(), outcome.error().code(), outcome.error().status(), null);
-            respond(req.response(), outcome.error());
-            return;
+        RoutingService.Outcome outcome = routing.route(prep, requestId, features, req.getHeader(SpecHeaders.SESSION_KEY));
+        RouteDecision decision = outcome.decision();
+        up.metrics().routingTime(request.model(), outcome.routingNanos());
+        req.response().putHeader(SpecHeaders.ROUTING_STRATEGY, decision.strategy());
+        if ("true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG))) {
+            req.response().putHeader(SpecHeaders.PD_DECISION, DecisionHeader.format(decision));
         }
-        req.response().putHeader(SpecHeaders.ROUTING_STRATEGY, outcome.decision().strategy());
         up.metrics().requestStarted(request.model());
-        if (!outcome.decision().verdict().routed()) {
+        if (!decision.verdict().routed()) {
+            String status = decision.verdict().name().toLowerCase(java.util.Locale.ROOT);
             up.metrics().requestEnded();
-            up.metrics().failure(request.model(), outcome.decision().verdict().name().toLowerCase(java.util.Locale.ROOT),
-                    outcome.decision().verdict().httpStatus(), null);
-            respond(req.response(), ApiError.of(outcome.decision().verdict().httpStatus(), outcome.decision().reason(),
-                    outcome.decision().verdict().name().toLowerCase(java.util.Locale.ROOT)));
+            up.metrics().failure(request.model(), status, decision.verdict().httpStatus(), null);
+            respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status));
             return;
         }
         new Exchange(up, req, request, outcome, requestId).start();

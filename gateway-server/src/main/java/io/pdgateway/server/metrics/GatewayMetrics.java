@@ -2,9 +2,11 @@ package io.pdgateway.server.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pdgateway.core.model.Pod;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -74,6 +76,13 @@ public final class GatewayMetrics {
                 .tag("roleset", prefill.rolesetName()).register(registry).increment();
         Counter.builder("pd_selected_decode_pod").tag("namespace", decode.namespace()).tag("pod", decode.name())
                 .tag("roleset", decode.rolesetName()).register(registry).increment();
+    }
+
+    /** Time spent choosing pods (the cascade and the ledger charge), per model. */
+    public void routingTime(String model, long nanos) {
+        Timer.builder("pd_routing_duration_seconds").description("Time to choose the pods of one request")
+                .tag("model", model).publishPercentileHistogram().register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public int inFlight() {

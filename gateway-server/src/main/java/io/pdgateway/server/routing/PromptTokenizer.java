@@ -4,7 +4,7 @@ import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 
-/** Prompt length in cl100k_base tokens, as upstream's bucketing counts it (reference §2.5). Thread-safe. */
+/** Prompt tokens in cl100k_base, as upstream's bucketing counts them (reference §2.5). Thread-safe. */
 public final class PromptTokenizer {
     private static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
 
@@ -17,5 +17,9 @@ public final class PromptTokenizer {
 
     public static int count(String text) {
         return text == null || text.isEmpty() ? 0 : CL100K.countTokens(text);
+    }
+
+    public static int[] encode(String text) {
+        return text == null || text.isEmpty() ? new int[0] : CL100K.encode(text).toArray();
     }
 }

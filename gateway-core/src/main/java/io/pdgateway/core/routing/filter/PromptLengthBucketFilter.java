@@ -5,6 +5,7 @@ import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.PodFilter;
 import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +22,8 @@ public final class PromptLengthBucketFilter implements PodFilter {
     }
 
     @Override
-    public Result filter(RouteRequest request, PdCandidates candidates) {
+    public Result filter(RoutingContext context, PdCandidates candidates) {
+        RouteRequest request = context.request();
         int length = request.promptTokens();
         List<Roleset> kept = new ArrayList<>();
         List<String> rejections = new ArrayList<>();

@@ -3,7 +3,7 @@ package io.pdgateway.core.routing.filter;
 import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.PodFilter;
-import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +17,7 @@ public final class RolesetCompletenessFilter implements PodFilter {
     }
 
     @Override
-    public Result filter(RouteRequest request, PdCandidates candidates) {
+    public Result filter(RoutingContext context, PdCandidates candidates) {
         List<Roleset> kept = new ArrayList<>();
         List<String> rejections = new ArrayList<>();
         for (Roleset roleset : candidates.rolesets()) {

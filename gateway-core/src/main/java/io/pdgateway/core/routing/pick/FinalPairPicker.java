@@ -5,8 +5,9 @@ import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.PairPicker;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.RouteDecision;
-import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.ScoredPods;
+import io.pdgateway.core.routing.Step;
 import io.pdgateway.core.routing.Verdict;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +32,8 @@ public final class FinalPairPicker implements PairPicker {
     }
 
     @Override
-    public RouteDecision pick(RouteRequest request, PdCandidates candidates, ScoredPods prefill, ScoredPods decode,
-            RandomGenerator random) {
+    public RouteDecision pick(RoutingContext context, PdCandidates candidates, ScoredPods prefill, ScoredPods decode) {
+        RandomGenerator random = context.random();
         double maxPrefill = MIN_PREFILL_MAX;
         double maxDecode = MIN_DECODE_MAX;
         for (Roleset roleset : candidates.rolesets()) {
@@ -63,10 +64,12 @@ public final class FinalPairPicker implements PairPicker {
             }
         }
         if (bestPrefill == null) {
-            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", "no roleset has a scored prefill and decode pod");
+            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE,
+                    "no roleset has a scored prefill and decode pod");
         }
-        return RouteDecision.pair(bestPrefill, bestDecode,
-                "pair " + bestPrefill.rolesetName() + " final=" + format(best), finals);
+        return RouteDecision.pair(bestPrefill, bestDecode, Step.FINAL_SCORE, "roleset " + bestPrefill.rolesetName()
+                + " final=" + format(best) + " (prefill " + bestPrefill.name() + "=" + format(prefill.score(bestPrefill))
+                + ", decode " + bestDecode.name() + "=" + format(decode.score(bestDecode)) + ")", finals);
     }
 
     private static double max(List<Pod> pods, ScoredPods scores) {

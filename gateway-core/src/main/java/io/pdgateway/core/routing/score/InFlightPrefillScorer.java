@@ -1,8 +1,7 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.routing.LoadView;
-import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
 
@@ -16,10 +15,10 @@ public final class InFlightPrefillScorer implements Scorer {
     }
 
     @Override
-    public double[] score(RouteRequest request, List<Pod> candidates, LoadView load) {
+    public double[] score(RoutingContext context, List<Pod> candidates) {
         double[] scores = new double[candidates.size()];
         for (int i = 0; i < scores.length; i++) {
-            scores[i] = load.inFlightPrefills(candidates.get(i));
+            scores[i] = context.load().inFlightPrefills(candidates.get(i));
         }
         return scores;
     }

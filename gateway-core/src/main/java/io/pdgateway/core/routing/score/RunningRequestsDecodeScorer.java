@@ -1,12 +1,11 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.routing.LoadView;
-import io.pdgateway.core.routing.RouteRequest;
+import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
 
-/** Spec step 4, decode policy least_request: score = requests this gateway has running on the pod. */
+/** Spec step 4, decode policy least_request: score = running + pending requests this gateway routed to the pod. */
 public final class RunningRequestsDecodeScorer implements Scorer {
     public static final String NAME = "least_request";
 
@@ -16,10 +15,10 @@ public final class RunningRequestsDecodeScorer implements Scorer {
     }
 
     @Override
-    public double[] score(RouteRequest request, List<Pod> candidates, LoadView load) {
+    public double[] score(RoutingContext context, List<Pod> candidates) {
         double[] scores = new double[candidates.size()];
         for (int i = 0; i < scores.length; i++) {
-            scores[i] = load.runningRequests(candidates.get(i));
+            scores[i] = context.load().runningRequests(candidates.get(i));
         }
         return scores;
     }

@@ -1,0 +1,13 @@
+package io.pdgateway.core.routing;
+
+import io.pdgateway.core.prefix.PrefixIndex;
+import java.util.random.RandomGenerator;
+
+/**
+ * Everything a cascade stage may read for one decision: the request, the load view, the prefix index, the injected
+ * randomness and the gateway-wide scoring settings. Stages never change any of it.
+ *
+ * @param stddevFactor AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR
+ */
+public record RoutingContext(RouteRequest request, LoadView load, PrefixIndex prefixIndex, RandomGenerator random,
+        double stddevFactor) {}

@@ -1,0 +1,113 @@
+package io.pdgateway.core.routing.fastpath;
+
+import io.pdgateway.core.config.PdKnobs;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.FastPath;
+import io.pdgateway.core.routing.PdCandidates;
+import io.pdgateway.core.routing.PdCandidatesNarrowing;
+import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.Step;
+import io.pdgateway.core.routing.score.DecodeInputs;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Spec step 2, three ordered checks over the decode pods; the first that fires picks one decode pod and aligns the
+ * prefill side to its roleset:
+ * <ol>
+ *   <li>request-count spread (max − min ≥ AIBRIX_DECODE_LOAD_IMBALANCE_MIN_SPREAD) among pods that have a running
+ *   count, so freshly started pods do not draw a thundering herd;</li>
+ *   <li>throughput spread (max − min > AIBRIX_DECODE_THROUGHPUT_IMBALANCE_MIN_SPREAD) among pods reporting it;</li>
+ *   <li>drain-rate score reqs / drain_rate when every pod drains: max / min > AIBRIX_DECODE_SCORE_RATIO_THRESHOLD.</li>
+ * </ol>
+ */
+public final class DecodeImbalanceFastPath implements FastPath {
+    public static final String NAME = "decode-imbalance";
+    /** Reference §3: drain rates below this are floored, so a nearly stalled pod does not divide by ~0. */
+    static final double MIN_DRAIN_RATE = 0.1;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Optional<Narrowing> apply(RoutingContext context, PdCandidates candidates) {
+        List<Pod> decodes = PdCandidatesNarrowing.side(candidates, false);
+        if (decodes.size() < 2) {
+            return Optional.empty();
+        }
+        PdKnobs knobs = context.request().knobs();
+        DecodeInputs in = DecodeInputs.of(decodes, context.load());
+        int n = decodes.size();
+        double[] counts = new double[n];
+        boolean[] observed = new boolean[n];
+        double[] throughput = new double[n];
+        boolean[] throughputObserved = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            counts[i] = in.count(i);
+            observed[i] = in.observed(i);
+            throughput[i] = in.throughput(i);
+            throughputObserved[i] = in.throughputObserved(i);
+        }
+        if (spread(counts, observed) >= knobs.decodeLoadImbalanceMinSpread()) {
+            return pick(context, candidates, decodes, counts, observed, Step.DECODE_REQUEST_SPREAD);
+        }
+        if (spread(throughput, throughputObserved) > knobs.decodeThroughputImbalanceMinSpread()) {
+            return pick(context, candidates, decodes, throughput, throughputObserved, Step.DECODE_THROUGHPUT_SPREAD);
+        }
+        double[] drainScore = new double[n];
+        boolean[] all = new boolean[n];
+        double min = Double.POSITIVE_INFINITY;
+        double max = 0;
+        for (int i = 0; i < n; i++) {
+            double drain = context.load().drainRate(decodes.get(i));
+            if (!(drain > 0)) {
+                return Optional.empty(); // only when every pod drains (reference §3 step E, check 3)
+            }
+            drainScore[i] = counts[i] / Math.max(drain, MIN_DRAIN_RATE);
+            all[i] = true;
+            min = Math.min(min, drainScore[i]);
+            max = Math.max(max, drainScore[i]);
+        }
+        if (min > 0 && max / min > knobs.decodeScoreRatioThreshold()) {
+            return pick(context, candidates, decodes, drainScore, all, Step.DECODE_DRAIN_RATE);
+        }
+        return Optional.empty();
+    }
+
+    /** max − min over the eligible values; 0 when fewer than two are eligible. */
+    private static double spread(double[] values, boolean[] eligible) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        int seen = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (eligible[i]) {
+                min = Math.min(min, values[i]);
+                max = Math.max(max, values[i]);
+                seen++;
+            }
+        }
+        return seen < 2 ? 0 : max - min;
+    }
+
+    private static Optional<Narrowing> pick(RoutingContext context, PdCandidates candidates, List<Pod> decodes,
+            double[] values, boolean[] eligible, String check) {
+        int best = -1;
+        int ties = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (!eligible[i]) {
+                continue;
+            }
+            if (best < 0 || values[i] < values[best]) {
+                best = i;
+                ties = 1;
+            } else if (values[i] == values[best] && context.random().nextInt(++ties) == 0) {
+                best = i;
+            }
+        }
+        Pod chosen = decodes.get(best);
+        return Optional.of(new Narrowing(PdCandidatesNarrowing.to(candidates, chosen), check,
+                check + ": " + chosen.name()));
+    }
+}

@@ -1,0 +1,51 @@
+package io.pdgateway.core.routing.pick;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.RoutingContext;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The non-PD prefix-cache strategy (reference §5.5): least-request when running counts are badly spread; otherwise
+ * the pod with the longest prefix match among those not overloaded (running ≤ mean + k·sd), else least-request.
+ */
+public final class PrefixCachePodPicker {
+    /** Upstream AIBRIX_PREFIX_CACHE_POD_RUNNING_REQUEST_IMBALANCE_ABS_COUNT: spreads above 8 mean balance first. */
+    static final int IMBALANCE_ABS_COUNT = 8;
+
+    private PrefixCachePodPicker() {}
+
+    public static Pod pick(RoutingContext context, List<Pod> pods) {
+        int n = pods.size();
+        double sum = 0;
+        int min = Integer.MAX_VALUE;
+        int max = Integer.MIN_VALUE;
+        for (Pod pod : pods) {
+            int running = context.load().runningRequests(pod);
+            sum += running;
+            min = Math.min(min, running);
+            max = Math.max(max, running);
+        }
+        if (max - min > IMBALANCE_ABS_COUNT || context.request().prefixHashes().length == 0) {
+            return LeastRunningPodPicker.pick(pods, context.load(), context.random());
+        }
+        double mean = sum / n;
+        double squares = 0;
+        for (Pod pod : pods) {
+            double d = context.load().runningRequests(pod) - mean;
+            squares += d * d;
+        }
+        double limit = mean + context.stddevFactor() * (n > 1 ? Math.sqrt(squares / (n - 1)) : 0);
+        Map<String, Integer> matches = context.prefixIndex().match(context.request().prefixHashes(), pods);
+        Pod best = null;
+        int bestPct = 0;
+        for (Pod pod : pods) {
+            int pct = matches.getOrDefault(pod.id(), 0);
+            if (pct > bestPct && context.load().runningRequests(pod) <= limit) {
+                best = pod;
+                bestPct = pct;
+            }
+        }
+        return best != null ? best : LeastRunningPodPicker.pick(pods, context.load(), context.random());
+    }
+}

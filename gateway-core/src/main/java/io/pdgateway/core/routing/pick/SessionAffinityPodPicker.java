@@ -1,0 +1,46 @@
+package io.pdgateway.core.routing.pick;
+
+import io.pdgateway.core.model.Pod;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * The session-affinity strategy: rendezvous hashing of x-aibrix-session-key over the pods, so a session stays on one
+ * pod and only the sessions of a pod that leaves move. Without a key (or one over 256 bytes, which the spec says to
+ * ignore) any pod will do.
+ */
+public final class SessionAffinityPodPicker {
+    /** Spec, token_load session delta: keys longer than 256 bytes are ignored. */
+    public static final int MAX_KEY_BYTES = 256;
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
+    private SessionAffinityPodPicker() {}
+
+    public static Pod pick(String sessionKey, List<Pod> pods, RandomGenerator random) {
+        if (sessionKey == null || sessionKey.isEmpty()
+                || sessionKey.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
+            return pods.get(random.nextInt(pods.size()));
+        }
+        Pod best = null;
+        long bestWeight = 0;
+        for (Pod pod : pods) {
+            long weight = fnv1a(sessionKey + "\u0000" + pod.id());
+            if (best == null || Long.compareUnsigned(weight, bestWeight) > 0) {
+                best = pod;
+                bestWeight = weight;
+            }
+        }
+        return best;
+    }
+
+    static long fnv1a(String text) {
+        long hash = FNV_OFFSET;
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            hash ^= b & 0xff;
+            hash *= FNV_PRIME;
+        }
+        return hash;
+    }
+}

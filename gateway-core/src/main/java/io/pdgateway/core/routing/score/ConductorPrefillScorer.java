@@ -1,0 +1,53 @@
+package io.pdgateway.core.routing.score;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.Scorer;
+import java.util.List;
+
+/**
+ * Spec step 3, prefill policy conductor: an estimated TTFT in ms (reference §3 step G) = queue time behind the
+ * pod's in-flight prefills + time to load the cached prefix + time to compute the rest (superlinear in its length).
+ */
+public final class ConductorPrefillScorer implements Scorer {
+    public static final String NAME = "conductor";
+    /** Reference §3: cached-prefix cost, 0.005 ms per token plus 1 ms. */
+    static final double PREFIX_MS_PER_TOKEN = 0.005;
+    static final double PREFIX_FIXED_MS = 1.0;
+    /** Reference §3: uncached prefill cost, 0.001 × tokens^1.5 + 5 ms. */
+    static final double PREFILL_COEFFICIENT = 0.001;
+    static final double PREFILL_EXPONENT = 1.5;
+    static final double PREFILL_FIXED_MS = 5.0;
+    /** Reference §3: with no prefill-time histogram, a queued request is assumed to be a 512-token prefill. */
+    static final int DEFAULT_QUEUED_TOKENS = 512;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public double[] score(RoutingContext context, List<Pod> candidates) {
+        int[] pct = PrefixMatches.of(context, candidates, 0);
+        int tokens = context.request().promptTokens();
+        double[] scores = new double[candidates.size()];
+        for (int i = 0; i < scores.length; i++) {
+            Pod pod = candidates.get(i);
+            int inFlight = context.load().inFlightPrefills(pod);
+            double avgPrefill = context.load().metrics(pod).avgPrefillMillis();
+            if (Double.isNaN(avgPrefill) || avgPrefill <= 0) {
+                avgPrefill = prefillMillis(DEFAULT_QUEUED_TOKENS);
+            }
+            double queue = inFlight > 0 ? inFlight * avgPrefill : 0;
+            double matched = (double) tokens * pct[i] / 100;
+            double unmatched = tokens - matched;
+            double prefix = matched > 0 ? PREFIX_MS_PER_TOKEN * matched + PREFIX_FIXED_MS : 0;
+            scores[i] = queue + prefix + (unmatched > 0 ? prefillMillis(unmatched) : 0);
+        }
+        return scores;
+    }
+
+    static double prefillMillis(double tokens) {
+        return PREFILL_COEFFICIENT * Math.pow(tokens, PREFILL_EXPONENT) + PREFILL_FIXED_MS;
+    }
+}

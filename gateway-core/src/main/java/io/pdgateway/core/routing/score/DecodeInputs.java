@@ -1,0 +1,85 @@
+package io.pdgateway.core.routing.score;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.routing.LoadView;
+import java.util.List;
+
+/**
+ * The per-pod decode signals the decode fast paths and scorers share (reference §3 step E), computed once per
+ * decision: request count, throughput, free KV percentage, and the batch maxima they are normalised by.
+ */
+public final class DecodeInputs {
+    /** Reference §3: a full KV cache counts as 0.1 % free, so the load-balancing score stays finite. */
+    static final double MIN_FREE_PERCENT = 0.1;
+
+    final double[] count;
+    final boolean[] observed;
+    final double[] throughput;
+    final boolean[] throughputObserved;
+    final double[] free;
+    final double maxCount;
+    final double maxThroughput;
+    final double maxFree;
+
+    private DecodeInputs(int n, double maxCount, double maxThroughput, double maxFree, double[] count, boolean[] observed,
+            double[] throughput, boolean[] throughputObserved, double[] free) {
+        this.count = count;
+        this.observed = observed;
+        this.throughput = throughput;
+        this.throughputObserved = throughputObserved;
+        this.free = free;
+        this.maxCount = maxCount;
+        this.maxThroughput = maxThroughput;
+        this.maxFree = maxFree;
+    }
+
+    public static DecodeInputs of(List<Pod> pods, LoadView load) {
+        int n = pods.size();
+        double[] count = new double[n];
+        boolean[] observed = new boolean[n];
+        double[] throughput = new double[n];
+        boolean[] throughputObserved = new boolean[n];
+        double[] free = new double[n];
+        double maxCount = 1;
+        double maxThroughput = 1;
+        double maxFree = 1;
+        for (int i = 0; i < n; i++) {
+            Pod pod = pods.get(i);
+            PodMetrics m = load.metrics(pod);
+            count[i] = load.runningRequests(pod);
+            observed[i] = load.hasRunningMetric(pod);
+            throughputObserved[i] = m.hasThroughput();
+            throughput[i] = throughputObserved[i] ? m.generationThroughput() : 0;
+            double kv = Double.isNaN(m.kvCacheUsage()) ? 0 : m.kvCacheUsage();
+            double f = Math.round(100 - kv * 100);
+            free[i] = f <= 0 ? MIN_FREE_PERCENT : f;
+            maxCount = Math.max(maxCount, count[i]);
+            if (throughputObserved[i]) {
+                maxThroughput = Math.max(maxThroughput, throughput[i]);
+            }
+            maxFree = Math.max(maxFree, free[i]);
+        }
+        return new DecodeInputs(n, maxCount, maxThroughput, maxFree, count, observed, throughput, throughputObserved, free);
+    }
+
+    public double count(int i) {
+        return count[i];
+    }
+
+    public boolean observed(int i) {
+        return observed[i];
+    }
+
+    public double throughput(int i) {
+        return throughput[i];
+    }
+
+    public boolean throughputObserved(int i) {
+        return throughputObserved[i];
+    }
+
+    public double free(int i) {
+        return free[i];
+    }
+}

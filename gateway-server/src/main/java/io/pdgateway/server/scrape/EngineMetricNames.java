@@ -1,0 +1,55 @@
+package io.pdgateway.server.scrape;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Which exported metric feeds which routing signal, per engine (reference §4). A null name means the engine does
+ * not export that signal.
+ *
+ * @param waiting queued requests
+ * @param prefillPrealloc SGLang's prefill pre-allocation queue
+ * @param decodePrealloc SGLang's decode pre-allocation queue
+ * @param kvUsage KV cache usage 0..1, with a fallback name for older engines
+ * @param throughputGauge the engine's own generation throughput gauge, when it has one
+ * @param generationCounter generated tokens counter, for a throughput derived from deltas
+ * @param prefillTimeHistogram base name of the prefill-time histogram (its _sum and _count are read)
+ */
+public record EngineMetricNames(String path, String waiting, String prefillPrealloc, String decodePrealloc,
+        String kvUsage, String kvUsageFallback, String throughputGauge, String generationCounter,
+        String prefillTimeHistogram) {
+
+    static final EngineMetricNames VLLM = new EngineMetricNames("/metrics", "vllm:num_requests_waiting", null, null,
+            "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "vllm:avg_generation_throughput_toks_per_s",
+            "vllm:generation_tokens_total", "vllm:request_prefill_time_seconds");
+    static final EngineMetricNames SGLANG = new EngineMetricNames("/metrics", "sglang:num_queue_reqs",
+            "sglang:num_prefill_prealloc_queue_reqs", "sglang:num_decode_prealloc_queue_reqs", "sglang:token_usage",
+            null, "sglang:gen_throughput", null, null);
+    /** TensorRT-LLM serves Prometheus under /prometheus/metrics and exports KV utilisation only (reference §4). */
+    static final EngineMetricNames TRTLLM = new EngineMetricNames("/prometheus/metrics", null, null, null,
+            "trtllm_kv_cache_utilization", null, null, null, null);
+
+    public static EngineMetricNames forEngine(String engine) {
+        return switch (engine) {
+            case "sglang" -> SGLANG;
+            case "trtllm" -> TRTLLM;
+            default -> VLLM;
+        };
+    }
+
+    /** Every sample name worth reading from this engine's exposition. */
+    public Set<String> wanted() {
+        Set<String> names = new HashSet<>();
+        for (String name : new String[] {waiting, prefillPrealloc, decodePrealloc, kvUsage, kvUsageFallback,
+            throughputGauge, generationCounter}) {
+            if (name != null) {
+                names.add(name);
+            }
+        }
+        if (prefillTimeHistogram != null) {
+            names.add(prefillTimeHistogram + "_sum");
+            names.add(prefillTimeHistogram + "_count");
+        }
+        return Set.copyOf(names);
+    }
+}

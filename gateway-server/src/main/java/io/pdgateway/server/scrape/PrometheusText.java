@@ -1,0 +1,86 @@
+package io.pdgateway.server.scrape;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A minimal reader of the Prometheus text exposition format, hand-written because the only maintained Java parsers
+ * come with a whole client library: it sums the samples of the requested metric names over all their label sets
+ * (a pod serves one model, so the per-label series add up to the pod's value). Comments, unknown names, malformed
+ * lines and NaN samples are skipped, never fatal: a scrape must not fail over one odd line.
+ */
+public final class PrometheusText {
+    private PrometheusText() {}
+
+    /** Sum per wanted metric name; names with no valid sample are absent from the result. */
+    public static Map<String, Double> sums(CharSequence text, Set<String> wanted) {
+        Map<String, Double> sums = new HashMap<>();
+        int length = text.length();
+        int start = 0;
+        while (start < length) {
+            int end = start;
+            while (end < length && text.charAt(end) != '\n') {
+                end++;
+            }
+            readLine(text, start, end, wanted, sums);
+            start = end + 1;
+        }
+        return sums;
+    }
+
+    private static void readLine(CharSequence text, int start, int end, Set<String> wanted, Map<String, Double> sums) {
+        while (start < end && Character.isWhitespace(text.charAt(start))) {
+            start++;
+        }
+        if (start >= end || text.charAt(start) == '#') {
+            return;
+        }
+        int nameEnd = start;
+        while (nameEnd < end && text.charAt(nameEnd) != '{' && !Character.isWhitespace(text.charAt(nameEnd))) {
+            nameEnd++;
+        }
+        String name = text.subSequence(start, nameEnd).toString();
+        if (!wanted.contains(name)) {
+            return;
+        }
+        int valueStart = nameEnd;
+        if (valueStart < end && text.charAt(valueStart) == '{') {
+            valueStart = closingBrace(text, valueStart, end);
+            if (valueStart < 0) {
+                return;
+            }
+        }
+        while (valueStart < end && Character.isWhitespace(text.charAt(valueStart))) {
+            valueStart++;
+        }
+        int valueEnd = valueStart;
+        while (valueEnd < end && !Character.isWhitespace(text.charAt(valueEnd))) {
+            valueEnd++;
+        }
+        try {
+            double value = Double.parseDouble(text.subSequence(valueStart, valueEnd).toString());
+            if (!Double.isNaN(value)) {
+                sums.merge(name, value, Double::sum);
+            }
+        } catch (NumberFormatException ignored) {
+            // a malformed sample: skip the line
+        }
+    }
+
+    /** Index just past the '}' closing the label set opened at {@code open}, honouring quoted values; -1 if none. */
+    private static int closingBrace(CharSequence text, int open, int end) {
+        boolean quoted = false;
+        for (int i = open + 1; i < end; i++) {
+            char c = text.charAt(i);
+            if (quoted && c == '\\') {
+                i++;
+            } else if (c == '"') {
+                quoted = !quoted;
+            } else if (c == '}' && !quoted) {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+}
