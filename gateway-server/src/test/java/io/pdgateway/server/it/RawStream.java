@@ -18,7 +18,11 @@ final class RawStream implements AutoCloseable {
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
 
     RawStream(int port, String path, String body) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this("127.0.0.1", port, path, body);
+    }
+
+    RawStream(String host, int port, String path, String body) throws IOException {
+        socket = new Socket(host, port);
         socket.setSoTimeout(200);
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         OutputStream out = socket.getOutputStream();
