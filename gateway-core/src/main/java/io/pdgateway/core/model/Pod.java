@@ -9,6 +9,7 @@ import java.util.Map;
  * @param rolesetName roleset-name label, or null
  * @param kvConnectorType model.aibrix.ai/kv-connector-type label as written, or null
  * @param config the parsed model.aibrix.ai/config annotation, or null when absent or invalid
+ * @param id namespace/name, computed once: it keys every ledger and metric lookup on the routing hot path
  */
 public record Pod(
         String namespace,
@@ -23,15 +24,19 @@ public record Pod(
         String kvConnectorType,
         int sglangBootstrapPort,
         ModelConfig config,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        String id) {
 
     public Pod {
         labels = Map.copyOf(labels);
+        id = namespace + "/" + name;
     }
 
-    /** namespace/name: the key of every ledger, tracker and metric series. */
-    public String id() {
-        return namespace + "/" + name;
+    public Pod(String namespace, String name, String model, String ip, int port, int metricPort, String engine,
+            PodRole role, String rolesetName, String kvConnectorType, int sglangBootstrapPort, ModelConfig config,
+            Map<String, String> labels) {
+        this(namespace, name, model, ip, port, metricPort, engine, role, rolesetName, kvConnectorType,
+                sglangBootstrapPort, config, labels, null);
     }
 
     /** ip:port the engine serves on. */

@@ -2,6 +2,7 @@ package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.fastpath.CombinedOverflow;
 import io.pdgateway.core.routing.fastpath.DecodeImbalanceFastPath;
 import io.pdgateway.core.routing.fastpath.PrefillImbalanceFastPath;
@@ -13,9 +14,7 @@ import io.pdgateway.core.routing.score.PrefillStddevFilter;
 import io.pdgateway.core.routing.score.ScoringPolicies;
 import io.pdgateway.core.spec.SpecPolicies;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -77,7 +76,7 @@ public final class PdCascade {
         ScoredPods prefillScores = ScoredPods.of(prefills, prefillScores(context, prefills));
         ScoredPods decodeScores = ScoredPods.of(decodes, decodeScores(context, decodes));
         RouteDecision decision = picker.pick(context, candidates, prefillScores, decodeScores);
-        if (decision.isPd() && !(prefills.contains(decision.prefill()) && decodes.contains(decision.target()))) {
+        if (decision.isPd() && !(containsSame(prefills, decision.prefill()) && containsSame(decodes, decision.target()))) {
             throw new IllegalStateException("stage " + picker.name() + " picked a pod that is not a candidate");
         }
         if (!reasons.isEmpty()) {
@@ -190,19 +189,47 @@ public final class PdCascade {
                 "no complete prefill/decode pair and no standard pod available" + why);
     }
 
+    /**
+     * A stage may only narrow: every pod it returns must be one of the pods it was given (by identity), and rolesets
+     * keep their order, so one walk over both lists checks it in linear time.
+     */
     private static void checkSubset(String stage, PdCandidates before, PdCandidates after) {
-        Map<Pod, Boolean> seen = new IdentityHashMap<>();
-        PdCandidatesNarrowing.side(before, true).forEach(p -> seen.put(p, true));
-        PdCandidatesNarrowing.side(before, false).forEach(p -> seen.put(p, true));
-        before.standard().forEach(p -> seen.put(p, true));
-        List<Pod> added = new ArrayList<>(PdCandidatesNarrowing.side(after, true));
-        added.addAll(PdCandidatesNarrowing.side(after, false));
-        added.addAll(after.standard());
-        for (Pod pod : added) {
-            if (!seen.containsKey(pod)) {
-                throw new IllegalStateException("stage " + stage + " added pod " + pod.id());
+        int next = 0;
+        for (Roleset roleset : after.rolesets()) {
+            Roleset original = null;
+            while (next < before.rolesets().size()) {
+                Roleset r = before.rolesets().get(next++);
+                if (r.name().equals(roleset.name())) {
+                    original = r;
+                    break;
+                }
+            }
+            if (original == null || !containsAll(original.prefills(), roleset.prefills())
+                    || !containsAll(original.decodes(), roleset.decodes())) {
+                throw new IllegalStateException("stage " + stage + " added pods to roleset " + roleset.name());
             }
         }
+        if (!containsAll(before.standard(), after.standard())) {
+            throw new IllegalStateException("stage " + stage + " added a standard pod");
+        }
+    }
+
+    private static boolean containsAll(List<Pod> pods, List<Pod> subset) {
+        for (Pod pod : subset) {
+            if (!containsSame(pods, pod)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean containsSame(List<Pod> pods, Pod pod) {
+        for (Pod p : pods) {
+            if (p == pod) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static double[] checkedScores(Scorer scorer, RoutingContext context, List<Pod> pods) {
