@@ -5,6 +5,7 @@ import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.OpenAiFront;
 import io.pdgateway.server.metrics.GatewayMetrics;
+import io.pdgateway.server.metrics.TokenLoadGauges;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.scrape.EngineMetricsScraper;
@@ -25,6 +26,8 @@ public final class GatewayServer {
     static final int CONNECT_TIMEOUT_MS = 5_000;
     /** Drain-rate snapshots and prefix-index expiry run once a second (reference §4, §7). */
     static final long UPKEEP_INTERVAL_MS = 1_000;
+    /** Spec, token_load: the janitor runs once a minute. */
+    static final long JANITOR_INTERVAL_MS = 60_000;
 
     private final Vertx vertx;
     private final PodSource pods;
@@ -34,6 +37,8 @@ public final class GatewayServer {
     private final EngineMetricsScraper scraper;
     private HttpServer server;
     private long upkeepTimer = -1;
+    private long janitorTimer = -1;
+    private final TokenLoadGauges tokenGauges;
     private volatile boolean draining;
 
     private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, long seed) {
@@ -43,6 +48,7 @@ public final class GatewayServer {
         MetricsStore store = new MetricsStore(EngineMetricsScraper.STALE_AFTER_NANOS, System::nanoTime);
         this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs());
         this.routing = new RoutingService(pods, settings, store, seed);
+        this.tokenGauges = new TokenLoadGauges(metrics.registry(), routing.tokens());
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_POD));
     }
@@ -59,7 +65,14 @@ public final class GatewayServer {
                 .map(server -> {
                     gateway.server = server;
                     gateway.scraper.start();
-                    gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> gateway.routing.tick());
+                    gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> {
+                        gateway.routing.tick();
+                        gateway.tokenGauges.sync();
+                    });
+                    gateway.janitorTimer = vertx.setPeriodic(JANITOR_INTERVAL_MS, id -> {
+                        gateway.routing.janitor();
+                        gateway.tokenGauges.sync();
+                    });
                     return gateway;
                 });
     }
@@ -83,6 +96,7 @@ public final class GatewayServer {
 
     public Future<Void> close() {
         vertx.cancelTimer(upkeepTimer);
+        vertx.cancelTimer(janitorTimer);
         scraper.close();
         pods.close();
         return server.close().compose(v -> client.close());

@@ -12,6 +12,7 @@ import java.util.Map;
  * The per-request PD tunables: the gateway-wide environment values, which a profile's routingConfig may override
  * field by field (spec, "Prompt-Length Bucketing": "Each one overrides the matching gateway environment variable for
  * that profile only; unset fields keep the environment default"). Times are seconds, 0 disables a watchdog timer.
+ * decodeTokenLoadOutputGrowth is environment-only (AIBRIX_DECODE_TOKEN_LOAD_OUTPUT_GROWTH).
  */
 public record PdKnobs(
         String prefillScorePolicy,
@@ -33,7 +34,8 @@ public record PdKnobs(
         double decodeAbortRetryDelay,
         double decodeFirstResponseTimeout,
         double decodeResponseTimeout,
-        double decodeStreamIdleTimeout) {
+        double decodeStreamIdleTimeout,
+        boolean decodeTokenLoadOutputGrowth) {
 
     // Defaults, each from the spec's "Environment Variables" table unless said otherwise.
     public static final double DEFAULT_PREFILL_REQUEST_TIMEOUT = 30;
@@ -82,7 +84,8 @@ public record PdKnobs(
                 DEFAULT_DECODE_ABORT_RETRY_DELAY,
                 env.nonNegative(SpecEnv.DECODE_FIRST_RESPONSE_TIMEOUT, DEFAULT_DECODE_FIRST_RESPONSE_TIMEOUT),
                 env.nonNegative(SpecEnv.DECODE_RESPONSE_TIMEOUT, DEFAULT_DECODE_RESPONSE_TIMEOUT),
-                env.nonNegative(SpecEnv.DECODE_STREAM_IDLE_TIMEOUT, DEFAULT_DECODE_STREAM_IDLE_TIMEOUT));
+                env.nonNegative(SpecEnv.DECODE_STREAM_IDLE_TIMEOUT, DEFAULT_DECODE_STREAM_IDLE_TIMEOUT),
+                env.bool(SpecEnv.DECODE_TOKEN_LOAD_OUTPUT_GROWTH, true));
     }
 
     private static String policy(EnvReader env, String name, List<String> known, String fallback) {
@@ -123,7 +126,8 @@ public record PdKnobs(
                 o.number("decodeAbortRetryDelay", decodeAbortRetryDelay, true),
                 o.number("decodeFirstResponseTimeout", decodeFirstResponseTimeout, true),
                 o.number("decodeResponseTimeout", decodeResponseTimeout, true),
-                o.number("decodeStreamIdleTimeout", decodeStreamIdleTimeout, true));
+                o.number("decodeStreamIdleTimeout", decodeStreamIdleTimeout, true),
+                decodeTokenLoadOutputGrowth);
         return new Resolved(knobs, o.warnings);
     }
 

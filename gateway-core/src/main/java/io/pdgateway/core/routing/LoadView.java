@@ -32,6 +32,26 @@ public interface LoadView {
     /** The pod's last engine scrape, or {@link PodMetrics#ABSENT}. */
     PodMetrics metrics(Pod pod);
 
+    /** token_load: prompt tokens the prefill pod is computing now. */
+    default long activeTokens(Pod pod) {
+        return 0;
+    }
+
+    /** token_load: prompt tokens whose KV the prefill pod still holds for a running decode. */
+    default long kvTokens(Pod pod) {
+        return 0;
+    }
+
+    /** token_load decode: prompt tokens of the requests the decode pod holds. */
+    default long decodeTokens(Pod pod) {
+        return 0;
+    }
+
+    /** token_load decode: Σ (now − routed_at) over the decode pod's outstanding requests, in seconds. */
+    default double decodeAgeSeconds(Pod pod) {
+        return 0;
+    }
+
     LoadView IDLE = new LoadView() {
         @Override
         public int inFlightPrefills(Pod pod) {

@@ -8,7 +8,7 @@ import java.util.Map;
  *
  * @param step the cascade steps that decided, comma-separated (e.g. "prefill-imbalance,final-score")
  * @param reason one line for logs and the x-pd-decision header
- * @param scores final scores per candidate (roleset name or pod name), kept for debugging
+ * @param scores each roleset's final score and each pod's own score (NaN when skipped), by name, for debugging
  */
 public record RouteDecision(DecisionKind kind, Pod prefill, Pod target, Verdict verdict, String strategy, String step,
         String reason, Map<String, Double> scores) {

@@ -15,6 +15,42 @@ final class FixedLoad implements LoadView {
     private final Set<String> observed = new HashSet<>();
     private final Map<String, Double> drain = new HashMap<>();
     private final Map<String, double[]> metrics = new HashMap<>();
+    private final Map<String, long[]> tokens = new HashMap<>();
+    private final Map<String, Double> decodeAge = new HashMap<>();
+
+    /** token_load prefill counters. */
+    FixedLoad tokens(String pod, long active, long kv) {
+        tokens.put(pod, new long[] {active, kv, tokens.getOrDefault(pod, new long[3])[2]});
+        return this;
+    }
+
+    /** token_load decode counters: prompt tokens held and Σ seconds since each request was routed. */
+    FixedLoad decodeTokens(String pod, long decode, double ageSeconds) {
+        long[] t = tokens.getOrDefault(pod, new long[3]);
+        tokens.put(pod, new long[] {t[0], t[1], decode});
+        decodeAge.put(pod, ageSeconds);
+        return this;
+    }
+
+    @Override
+    public long activeTokens(Pod pod) {
+        return tokens.getOrDefault(pod.name(), new long[3])[0];
+    }
+
+    @Override
+    public long kvTokens(Pod pod) {
+        return tokens.getOrDefault(pod.name(), new long[3])[1];
+    }
+
+    @Override
+    public long decodeTokens(Pod pod) {
+        return tokens.getOrDefault(pod.name(), new long[3])[2];
+    }
+
+    @Override
+    public double decodeAgeSeconds(Pod pod) {
+        return decodeAge.getOrDefault(pod.name(), 0.0);
+    }
 
     FixedLoad prefilling(String pod, int count) {
         prefills.put(pod, count);

@@ -177,6 +177,29 @@ class PdCascadeStepsTest {
                                 .running("d4", 0), 100, Map.of("decodeScorePolicy", "least_request"), "p4", 10, "p2",
                         "d2", "final-score"),
 
+                // token_load: p1 = 30000 active + 0.3 × 30000 kv = 39000 (one long prompt); p2 = 4 short ones of 500
+                // → 2000 + 0.3 × 2000 = 2600 → p2, though p2 has more requests in flight (least_request picks p1).
+                row("3 token_load_short prompts away from the long one", rolesets(2),
+                        new FixedLoad().prefilling("p1", 1).prefilling("p2", 4).tokens("p1", 30000, 30000)
+                                .tokens("p2", 2000, 2000),
+                        Map.of("prefillScorePolicy", "token_load", "decodeScorePolicy", "least_request"), "p2", "d2",
+                        "final-score"),
+                // hybrid_cache_load, idle pods: p1 holds the whole prefix: discount 1 − 1 × 0.5 = 0.5; p2 none: 1 → p1.
+                new Row("3 hybrid idle pods_cache decides", false, rolesets(2), new FixedLoad(), 100,
+                        Map.of("prefillScorePolicy", "hybrid_cache_load", "decodeScorePolicy", "least_request"),
+                        "p1", 10, "p1", "d1", "final-score"),
+                // hybrid, busy pods: p1 holds the prefix but carries 10000: 10000 × 0.5 = 5000 > p2's 4000 × 1 → p2
+                // (a full match halves the load; p1 loses beyond twice p2's load).
+                new Row("3 hybrid busy pods_load decides", false, rolesets(2),
+                        new FixedLoad().tokens("p1", 10000, 0).tokens("p2", 4000, 0), 100,
+                        Map.of("prefillScorePolicy", "hybrid_cache_load", "decodeScorePolicy", "least_request"),
+                        "p1", 10, "p2", "d2", "final-score"),
+                // hybrid with p1 at 3000: 3000 × 0.5 = 1500 < 4000 → the holder wins.
+                new Row("3 hybrid busy pods_match discounts", false, rolesets(2),
+                        new FixedLoad().tokens("p1", 3000, 0).tokens("p2", 4000, 0), 100,
+                        Map.of("prefillScorePolicy", "hybrid_cache_load", "decodeScorePolicy", "least_request"),
+                        "p1", 10, "p1", "d1", "final-score"),
+
                 // ---- Step 4: decode scoring ----
                 // load_balancing: d1 running 3, kv 0.2 → free 80; d2 running 1, kv 0.6 → free 40. maxReq 3, maxFree 80.
                 // d1 = (3/3 + 1) / (80/80) = 2; d2 = (1/3 + 1) / (40/80) = 2.67 → d1 despite more requests.
@@ -198,6 +221,21 @@ class PdCascadeStepsTest {
                 // Cold start with 3 pending: d2 = 1 + 3 = 4 > d1's 2 (+ its share) → d1.
                 row("4 cold start pending_counts", rolesets(2), new FixedLoad().running("d1", 2).pending("d2", 3),
                         LEAST, "p1", "d1", "final-score"),
+
+                // token_load decode: d1 holds 20000 prompt tokens, d2 1000 but has decoded for 100 s at
+                // 200 tok/s / 2 running = 100 tok/s per request → 1000 + 100 × 100 = 11000 < 20000 → d2.
+                // The request-count spread (d1 0 vs d2 40) would have fired under other policies; here it is skipped.
+                row("4 token_load_prompt and output growth", rolesets(2),
+                        new FixedLoad().running("d1", 0).running("d2", 2).throughput("d2", 200)
+                                .decodeTokens("d1", 20000, 0).decodeTokens("d2", 1000, 100),
+                        Map.of("prefillScorePolicy", "least_request", "decodeScorePolicy", "token_load"), "p2", "d2",
+                        "final-score"),
+                // Same, but d2's growth is 100 × 300 s = 30000: 31000 > 20000 → d1.
+                row("4 token_load_long outputs count", rolesets(2),
+                        new FixedLoad().running("d1", 0).running("d2", 2).throughput("d2", 200)
+                                .decodeTokens("d1", 20000, 0).decodeTokens("d2", 1000, 300),
+                        Map.of("prefillScorePolicy", "least_request", "decodeScorePolicy", "token_load"), "p1", "d1",
+                        "final-score"),
 
                 // ---- Step 5: final pair score, always within one roleset ----
                 // rs1: prefill 3, decode 1; rs2: prefill 0, decode 1. maxP 3, maxD 1: rs1 = 1 + 1 = 2, rs2 = 0 + 1 → rs2.

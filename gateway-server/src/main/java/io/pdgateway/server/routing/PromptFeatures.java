@@ -11,8 +11,9 @@ import java.nio.charset.StandardCharsets;
  * and the caller runs this off the event loop for long prompts.
  *
  * @param promptTokens cl100k count when counted; otherwise an estimate of one token per four characters
+ * @param bodyTokenEstimate the spec's token_load estimate of prompt_tokens: request body bytes / 4
  */
-public record PromptFeatures(int promptTokens, long[] prefixHashes) {
+public record PromptFeatures(int promptTokens, long[] prefixHashes, long bodyTokenEstimate) {
     /** Spec, token_load: "prompt_tokens is estimated as one token per four bytes". */
     static final int BYTES_PER_TOKEN_ESTIMATE = 4;
 
@@ -36,7 +37,7 @@ public record PromptFeatures(int promptTokens, long[] prefixHashes) {
                     : request.promptText().getBytes(StandardCharsets.UTF_8);
             hashes = PrefixHasher.hash(request.model(), data, PrefixHasher.DEFAULT_BLOCK_SIZE);
         }
-        return new PromptFeatures(tokens, hashes);
+        return new PromptFeatures(tokens, hashes, request.raw().length / BYTES_PER_TOKEN_ESTIMATE);
     }
 
     /** True when computing the features is worth moving off the event loop. */

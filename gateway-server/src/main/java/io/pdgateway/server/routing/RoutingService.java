@@ -3,7 +3,10 @@ package io.pdgateway.server.routing;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.config.KnobsResolver;
 import io.pdgateway.core.config.PdKnobs;
+import io.pdgateway.core.ledger.Charges;
 import io.pdgateway.core.ledger.RequestLedger;
+import io.pdgateway.core.ledger.SessionTable;
+import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Profile;
 import io.pdgateway.core.prefix.PrefixIndex;
@@ -14,15 +17,13 @@ import io.pdgateway.core.routing.RouteRequest;
 import io.pdgateway.core.routing.Router;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.StrategyResolver;
-import io.pdgateway.core.routing.score.ScoringPolicies;
 import io.pdgateway.core.spec.SpecPolicies;
 import io.pdgateway.core.spec.SpecStrategies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.scrape.MetricsStore;
-import java.util.Set;
+import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +46,8 @@ public final class RoutingService {
     private final Router router;
     private final RandomGenerator random;
     private final KnobsResolver knobsResolver;
-    private final Set<String> reportedStandIns = ConcurrentHashMap.newKeySet();
+    private final TokenLedger tokens = new TokenLedger();
+    private final SessionTable sessions;
     private final Object selectionLock = new Object();
 
     public RoutingService(PodSource pods, GatewaySettings settings, MetricsStore metrics, long seed) {
@@ -55,6 +57,7 @@ public final class RoutingService {
         this.router = new Router(new PdCascade(settings.promptLengthBucketing()));
         this.random = new SplittableRandom(seed);
         this.knobsResolver = new KnobsResolver(settings.pd(), warning -> LOG.warn("{}", warning));
+        this.sessions = new SessionTable(settings.tokenLoadMaxSessions());
     }
 
     /**
@@ -83,13 +86,10 @@ public final class RoutingService {
         String strategy = resolution.strategy();
         boolean pd = SpecStrategies.PD.equals(strategy);
         String prefillPolicy = knobs.prefillScorePolicy();
-        if (pd) {
-            reportStandIn(prefillPolicy);
-            reportStandIn(knobs.decodeScorePolicy());
-        }
         boolean needsTokens = settings.promptLengthBucketing() || pd && SpecPolicies.CONDUCTOR.equals(prefillPolicy);
         boolean needsHashes = SpecStrategies.PREFIX_CACHE.equals(strategy) || pd
-                && (SpecPolicies.PREFIX_CACHE.equals(prefillPolicy) || SpecPolicies.CONDUCTOR.equals(prefillPolicy));
+                && (SpecPolicies.PREFIX_CACHE.equals(prefillPolicy) || SpecPolicies.CONDUCTOR.equals(prefillPolicy)
+                || SpecPolicies.HYBRID_CACHE_LOAD.equals(prefillPolicy));
         return new Preparation(model, strategy, resolution.source(), profile, knobs, needsTokens, needsHashes, null);
     }
 
@@ -97,29 +97,22 @@ public final class RoutingService {
         return new Preparation(null, null, null, null, null, false, false, error);
     }
 
-    private void reportStandIn(String policy) {
-        if (!ScoringPolicies.implemented(policy) && reportedStandIns.add(policy)) {
-            LOG.warn("scoring policy {} is not implemented yet; it scores as least_request (prefill) or "
-                    + "load_balancing (decode) until it lands", policy);
-        }
-    }
-
-    /** A decision with its charge and the knobs it was made with. */
-    public record Outcome(RouteDecision decision, RequestLedger.Charge charge, ModelPods model, PdKnobs knobs,
-            long routingNanos) {}
+    /** A decision with its charges and the knobs it was made with. */
+    public record Outcome(RouteDecision decision, Charges charge, ModelPods model, PdKnobs knobs, long routingNanos) {}
 
     public Outcome route(Preparation prep, String requestId, PromptFeatures features, String sessionKey) {
         long start = System.nanoTime();
         RouteRequest request = new RouteRequest(prep.model().model(), requestId, features.promptTokens(),
                 prep.strategy(), prep.profile(), prep.knobs(), features.prefixHashes(), sessionKey);
         RouteDecision decision;
-        RequestLedger.Charge charge = null;
+        Charges charge = null;
         synchronized (selectionLock) {
-            RoutingContext context = new RoutingContext(request, new ClusterLoad(ledger, metrics::metrics, start),
+            RoutingContext context = new RoutingContext(request, new ClusterLoad(ledger, tokens, metrics::metrics, start),
                     prefixIndex, random, settings.stddevFactor());
             decision = router.route(context, prep.model());
             if (decision.verdict().routed()) {
-                charge = ledger.charge(decision);
+                TokenLedger.Charge tokenCharge = decision.isPd() ? chargeTokens(request, decision, features, start) : null;
+                charge = new Charges(ledger.charge(decision), tokenCharge, System::nanoTime);
             }
         }
         warmPrefixIndex(request, decision);
@@ -127,6 +120,29 @@ public final class RoutingService {
         LOG.debug("request {}: strategy {} (from {}), {} [{}]: {}", requestId, prep.strategy(), prep.strategySource(),
                 decision.verdict(), decision.step(), decision.reason());
         return new Outcome(decision, charge, prep.model(), prep.knobs(), elapsed);
+    }
+
+    /**
+     * Spec, token_load charge: request_cost + new_tokens to the prefill pod, the whole prompt to the decode pod.
+     * new_tokens is the first rule that applies: the session's growth, the prefix-unmatched part (hybrid_cache_load),
+     * or the whole prompt, with prompt_tokens estimated as body bytes / 4.
+     */
+    private TokenLedger.Charge chargeTokens(RouteRequest request, RouteDecision decision, PromptFeatures features,
+            long now) {
+        PdKnobs knobs = request.knobs();
+        long prompt = features.bodyTokenEstimate();
+        long newTokens = sessions.delta(request.model(), request.sessionKey(), prompt,
+                (long) (knobs.tokenLoadSessionTtlSeconds() * 1e9), now);
+        if (newTokens < 0 && SpecPolicies.HYBRID_CACHE_LOAD.equals(knobs.prefillScorePolicy())) {
+            int pct = prefixIndex.match(request.prefixHashes(), List.of(decision.prefill()))
+                    .getOrDefault(decision.prefill().id(), 0);
+            newTokens = Math.round(prompt * (1 - (pct < knobs.minMatchPct() ? 0 : pct) / 100.0));
+        }
+        if (newTokens < 0) {
+            newTokens = prompt;
+        }
+        return tokens.charge(decision.prefill().id(), Math.round(knobs.tokenLoadRequestCost()) + newTokens,
+                decision.target().id(), prompt, now);
     }
 
     /** The pod that now holds the prompt's KV remembers its prefix: the prefill pod of a pair, or the single pod. */
@@ -143,6 +159,21 @@ public final class RoutingService {
         long now = System.nanoTime();
         ledger.drain().tick(now);
         prefixIndex.evictExpired(now);
+    }
+
+    /**
+     * The token_load janitor (spec: once a minute): force-releases charges past AIBRIX_TOKEN_LOAD_TTL_SECONDS with a
+     * warning, forgets pods idle for a minute (returned, so their metric series go too) and expired sessions.
+     */
+    public List<String> janitor() {
+        long now = System.nanoTime();
+        PdKnobs env = settings.pd();
+        sessions.expire((long) (env.tokenLoadSessionTtlSeconds() * 1e9), now);
+        return tokens.sweep((long) (env.tokenLoadTtlSeconds() * 1e9), now, warning -> LOG.warn("{}", warning));
+    }
+
+    public TokenLedger tokens() {
+        return tokens;
     }
 
     public RequestLedger ledger() {

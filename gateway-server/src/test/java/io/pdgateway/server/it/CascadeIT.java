@@ -80,7 +80,7 @@ class CascadeIT {
             assertThat(next.headers().firstValue("prefill-target-pod")).as(next.headers().firstValue("x-pd-decision")
                     .orElse("")).contains(holder);
             assertThat(next.headers().firstValue("x-pd-decision").orElseThrow()).startsWith("step=final-score")
-                    .contains("scores=rs-0:").contains("rs-1:");
+                    .contains("rs-0:").contains("rs-1:").contains(holder + ":");
         }
         // Load the holder: its prefill hangs, so in-flight prefills pile up on it past the imbalance spread (16).
         SimPod holderPod = cluster.simPod(holder);

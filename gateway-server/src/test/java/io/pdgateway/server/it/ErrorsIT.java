@@ -95,7 +95,7 @@ class ErrorsIT {
         HttpResponse<String> response = cluster.post("/v1/chat/completions", TestCluster.chat("x".repeat(2000), 2, false));
         assertThat(response.statusCode()).isEqualTo(413);
         assertThat(error(response).get("code").asText()).isEqualTo("request_too_large");
-        assertThat(cluster.simPod("prefill-0").recordedRequests()).isEmpty();
+        assertThat(cluster.inferenceRequests("prefill-0")).isEmpty();
     }
 
     @Test
@@ -106,7 +106,7 @@ class ErrorsIT {
         assertThat(response.statusCode()).isEqualTo(502);
         assertThat(response.headers().firstValue("x-error-pd-prefill")).contains("true");
         assertThat(error(response).get("message").asText()).contains("500");
-        assertThat(cluster.simPod("decode-0").recordedRequests()).isEmpty();
+        assertThat(cluster.inferenceRequests("decode-0")).isEmpty();
         assertThat(cluster.get("/metrics").body())
                 .contains("gateway_prefill_request_fail_total{status=\"http_error\",status_code=\"500\"} 1.0");
     }

@@ -30,8 +30,8 @@ class FallbackIT {
         assertThat(response.headers().firstValue("target-pod")).contains("standard-0");
         assertThat(response.headers().firstValue("prefill-target-pod")).isEmpty();
         assertThat(response.headers().firstValue("routing-strategy")).contains("pd");
-        assertThat(cluster.simPod("prefill-0").recordedRequests()).isEmpty();
-        assertThat(cluster.simPod("standard-0").recordedRequests().get(0).body())
+        assertThat(cluster.inferenceRequests("prefill-0")).isEmpty();
+        assertThat(cluster.inferenceRequests("standard-0").get(0).body())
                 .isEqualTo(TestCluster.chat("hello", 3, true));
     }
 

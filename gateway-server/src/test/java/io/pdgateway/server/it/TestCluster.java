@@ -105,6 +105,11 @@ final class TestCluster implements AutoCloseable {
         sims.remove(name).close().await();
     }
 
+    /** What the pod received on its OpenAI endpoints (the gateway's own /metrics scrapes left out). */
+    java.util.List<io.pdgateway.sim.RecordedRequest> inferenceRequests(String name) {
+        return sims.get(name).recordedRequests().stream().filter(r -> r.path().startsWith("/v1/")).toList();
+    }
+
     SimPod simPod(String name) {
         return sims.get(name);
     }
@@ -166,6 +171,7 @@ final class TestCluster implements AutoCloseable {
     void assertQuiescent() {
         await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
             assertThat(gateway.routing().ledger().outstanding()).as("ledger outstanding").isZero();
+            assertThat(gateway.routing().tokens().outstandingTokens()).as("token ledger outstanding").isZero();
             assertThat(gateway.metrics().inFlight()).as("gateway in-flight").isZero();
             for (Map.Entry<String, SimPod> sim : sims.entrySet()) {
                 assertThat(sim.getValue().openStreams()).as("open streams at " + sim.getKey()).isZero();

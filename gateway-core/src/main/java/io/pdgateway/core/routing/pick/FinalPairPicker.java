@@ -46,6 +46,12 @@ public final class FinalPairPicker implements PairPicker {
         double best = Double.POSITIVE_INFINITY;
         int ties = 0;
         for (Roleset roleset : candidates.rolesets()) {
+            for (Pod pod : roleset.prefills()) {
+                finals.put(pod.name(), prefill.score(pod));
+            }
+            for (Pod pod : roleset.decodes()) {
+                finals.put(pod.name(), decode.score(pod));
+            }
             Pod p = lowest(roleset.prefills(), prefill, random);
             Pod d = lowest(roleset.decodes(), decode, random);
             if (p == null || d == null) {

@@ -3,11 +3,7 @@ package io.pdgateway.core.routing.score;
 import io.pdgateway.core.routing.Scorer;
 import io.pdgateway.core.spec.SpecPolicies;
 
-/**
- * Policy name → scorer for spec steps 3 and 4. Names were validated when the knobs were built, so every name here is
- * one of the spec's. token_load and hybrid_cache_load have their own issue; until they land they score as
- * least_request (prefill) and load_balancing (decode), which {@link #implemented} lets the edge say out loud.
- */
+/** Policy name → scorer for spec steps 3 and 4. Names were validated when the knobs were built. */
 public final class ScoringPolicies {
     private static final Scorer PREFIX_CACHE = new PrefixCacheScorer();
     private static final Scorer PREFILL_LEAST_REQUEST = new InFlightPrefillScorer();
@@ -15,12 +11,17 @@ public final class ScoringPolicies {
     private static final Scorer LOAD_BALANCING = new LoadBalancingDecodeScorer();
     private static final Scorer DECODE_LEAST_REQUEST = new RunningRequestsDecodeScorer();
     private static final Scorer DECODE_CONDUCTOR = new ConductorDecodeScorer();
+    private static final Scorer PREFILL_TOKEN_LOAD = new TokenLoadPrefillScorer();
+    private static final Scorer HYBRID_CACHE_LOAD = new HybridCacheLoadScorer();
+    private static final Scorer DECODE_TOKEN_LOAD = new TokenLoadDecodeScorer();
 
     private ScoringPolicies() {}
 
     public static Scorer prefill(String policy) {
         return switch (policy) {
-            case SpecPolicies.LEAST_REQUEST, SpecPolicies.TOKEN_LOAD, SpecPolicies.HYBRID_CACHE_LOAD -> PREFILL_LEAST_REQUEST;
+            case SpecPolicies.LEAST_REQUEST -> PREFILL_LEAST_REQUEST;
+            case SpecPolicies.TOKEN_LOAD -> PREFILL_TOKEN_LOAD;
+            case SpecPolicies.HYBRID_CACHE_LOAD -> HYBRID_CACHE_LOAD;
             case SpecPolicies.CONDUCTOR -> PREFILL_CONDUCTOR;
             default -> PREFIX_CACHE;
         };
@@ -30,6 +31,7 @@ public final class ScoringPolicies {
         return switch (policy) {
             case SpecPolicies.LEAST_REQUEST -> DECODE_LEAST_REQUEST;
             case SpecPolicies.CONDUCTOR -> DECODE_CONDUCTOR;
+            case SpecPolicies.TOKEN_LOAD -> DECODE_TOKEN_LOAD;
             default -> LOAD_BALANCING;
         };
     }
@@ -39,8 +41,4 @@ public final class ScoringPolicies {
         return LOAD_BALANCING;
     }
 
-    /** False for the policies that still score with a stand-in (see the class comment). */
-    public static boolean implemented(String policy) {
-        return !SpecPolicies.TOKEN_LOAD.equals(policy) && !SpecPolicies.HYBRID_CACHE_LOAD.equals(policy);
-    }
 }
