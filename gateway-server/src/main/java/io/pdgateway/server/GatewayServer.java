@@ -4,7 +4,9 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.OpenAiFront;
+import io.micrometer.core.instrument.Gauge;
 import io.pdgateway.server.metrics.GatewayMetrics;
+import io.pdgateway.server.redis.SharedLedgerSync;
 import io.pdgateway.server.metrics.TokenLoadGauges;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
@@ -39,6 +41,7 @@ public final class GatewayServer {
     private long upkeepTimer = -1;
     private long janitorTimer = -1;
     private final TokenLoadGauges tokenGauges;
+    private final SharedLedgerSync sharedLedger;
     private volatile boolean draining;
 
     private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, long seed) {
@@ -49,6 +52,16 @@ public final class GatewayServer {
         this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs());
         this.routing = new RoutingService(pods, settings, store, seed);
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), routing.tokens());
+        if (settings.redisHost() != null) {
+            this.sharedLedger = new SharedLedgerSync(vertx, settings.redisHost(), settings.redisPort(),
+                    settings.redisPassword(), routing.ledger(), routing.tokens(), settings.tokenLoadSharedLedger());
+            routing.shareWith(sharedLedger::remote);
+            Gauge.builder("pd_gateway_redis_degraded", sharedLedger, s -> s.degraded() ? 1 : 0)
+                    .description("1 while Redis is unreachable and this replica routes on its own view only")
+                    .register(metrics.registry());
+        } else {
+            this.sharedLedger = null;
+        }
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_POD));
     }
@@ -65,6 +78,9 @@ public final class GatewayServer {
                 .map(server -> {
                     gateway.server = server;
                     gateway.scraper.start();
+                    if (gateway.sharedLedger != null) {
+                        gateway.sharedLedger.start();
+                    }
                     gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> {
                         gateway.routing.tick();
                         gateway.tokenGauges.sync();
@@ -98,6 +114,9 @@ public final class GatewayServer {
         vertx.cancelTimer(upkeepTimer);
         vertx.cancelTimer(janitorTimer);
         scraper.close();
+        if (sharedLedger != null) {
+            sharedLedger.close();
+        }
         pods.close();
         return server.close().compose(v -> client.close());
     }

@@ -49,6 +49,17 @@ public final class RequestLedger {
         return running.containsKey(pod.id());
     }
 
+    /** This replica's running count per pod id, for publishing to the other replicas. */
+    public Map<String, Integer> runningByPod() {
+        Map<String, Integer> out = new java.util.HashMap<>();
+        running.forEach((id, count) -> {
+            if (count.get() > 0) {
+                out.put(id, count.get());
+            }
+        });
+        return out;
+    }
+
     /** Sum of every counter: zero when nothing is in flight (the invariant tests check after every run). */
     public int outstanding() {
         int total = 0;

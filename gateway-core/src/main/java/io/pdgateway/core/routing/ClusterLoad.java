@@ -1,23 +1,39 @@
 package io.pdgateway.core.routing;
 
+import io.pdgateway.core.ledger.RemoteLoad;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import java.util.function.Function;
 
-/** The load view of one routing decision: the ledger's counters, the drain rates and scraped metrics as of {@code now}. */
+/**
+ * The load view of one routing decision as of {@code now}: this replica's ledgers plus the other replicas' charges,
+ * the drain rates and the scraped metrics.
+ */
 public final class ClusterLoad implements LoadView {
     private final RequestLedger ledger;
     private final TokenLedger tokens;
     private final Function<Pod, PodMetrics> metrics;
+    private final RemoteLoad remote;
     private final long nowNanos;
+    private final long nowEpochMillis;
 
-    public ClusterLoad(RequestLedger ledger, TokenLedger tokens, Function<Pod, PodMetrics> metrics, long nowNanos) {
+    /**
+     * @param remote what other gateway replicas charged (read from Redis), added to this replica's own counts
+     */
+    public ClusterLoad(RequestLedger ledger, TokenLedger tokens, Function<Pod, PodMetrics> metrics, RemoteLoad remote,
+            long nowNanos, long nowEpochMillis) {
         this.ledger = ledger;
         this.tokens = tokens;
         this.metrics = metrics;
+        this.remote = remote;
         this.nowNanos = nowNanos;
+        this.nowEpochMillis = nowEpochMillis;
+    }
+
+    public ClusterLoad(RequestLedger ledger, TokenLedger tokens, Function<Pod, PodMetrics> metrics, long nowNanos) {
+        this(ledger, tokens, metrics, RemoteLoad.NONE, nowNanos, 0);
     }
 
     @Override
@@ -32,12 +48,14 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public long decodeTokens(Pod pod) {
-        return tokens.decodeTokens(pod.id());
+        RemoteLoad.PodLoad other = remote.pod(pod.id());
+        return tokens.decodeTokens(pod.id()) + (other == null ? 0 : other.decodeTokens());
     }
 
     @Override
     public double decodeAgeSeconds(Pod pod) {
-        return tokens.decodeAgeSeconds(pod.id(), nowNanos);
+        RemoteLoad.PodLoad other = remote.pod(pod.id());
+        return tokens.decodeAgeSeconds(pod.id(), nowNanos) + (other == null ? 0 : other.ageSumSecondsAt(nowEpochMillis));
     }
 
     @Override
@@ -47,7 +65,8 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public int runningRequests(Pod pod) {
-        return ledger.runningRequests(pod);
+        RemoteLoad.PodLoad other = remote.pod(pod.id());
+        return ledger.runningRequests(pod) + (other == null ? 0 : (int) other.running());
     }
 
     @Override
@@ -57,7 +76,7 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public boolean hasRunningMetric(Pod pod) {
-        return ledger.hasRunningCounter(pod);
+        return ledger.hasRunningCounter(pod) || remote.pod(pod.id()) != null;
     }
 
     @Override

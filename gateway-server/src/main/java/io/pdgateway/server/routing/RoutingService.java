@@ -4,6 +4,7 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.config.KnobsResolver;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.ledger.Charges;
+import io.pdgateway.core.ledger.RemoteLoad;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.SessionTable;
 import io.pdgateway.core.ledger.TokenLedger;
@@ -24,6 +25,7 @@ import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.scrape.MetricsStore;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +51,8 @@ public final class RoutingService {
     private final TokenLedger tokens = new TokenLedger();
     private final SessionTable sessions;
     private final Object selectionLock = new Object();
+
+    private volatile Supplier<RemoteLoad> remote = () -> RemoteLoad.NONE;
 
     public RoutingService(PodSource pods, GatewaySettings settings, MetricsStore metrics, long seed) {
         this.pods = pods;
@@ -107,8 +111,9 @@ public final class RoutingService {
         RouteDecision decision;
         Charges charge = null;
         synchronized (selectionLock) {
-            RoutingContext context = new RoutingContext(request, new ClusterLoad(ledger, tokens, metrics::metrics, start),
-                    prefixIndex, random, settings.stddevFactor());
+            ClusterLoad load = new ClusterLoad(ledger, tokens, metrics::metrics, remote.get(), start,
+                    System.currentTimeMillis());
+            RoutingContext context = new RoutingContext(request, load, prefixIndex, random, settings.stddevFactor());
             decision = router.route(context, prep.model());
             if (decision.verdict().routed()) {
                 TokenLedger.Charge tokenCharge = decision.isPd() ? chargeTokens(request, decision, features, start) : null;
@@ -170,6 +175,11 @@ public final class RoutingService {
         PdKnobs env = settings.pd();
         sessions.expire((long) (env.tokenLoadSessionTtlSeconds() * 1e9), now);
         return tokens.sweep((long) (env.tokenLoadTtlSeconds() * 1e9), now, warning -> LOG.warn("{}", warning));
+    }
+
+    /** Where the other replicas' charges come from (Redis); none until set. */
+    public void shareWith(Supplier<RemoteLoad> remoteLoad) {
+        this.remote = remoteLoad;
     }
 
     public TokenLedger tokens() {

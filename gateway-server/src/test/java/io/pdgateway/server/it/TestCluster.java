@@ -47,6 +47,7 @@ final class TestCluster implements AutoCloseable {
     private final Map<String, PodManifest.Entry> entries = new LinkedHashMap<>();
     private GatewayServer gateway;
     private PodFileDiscovery discovery;
+    private final java.util.List<GatewayServer> replicas = new ArrayList<>();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     TestCluster() throws IOException {
@@ -140,6 +141,15 @@ final class TestCluster implements AutoCloseable {
         return this;
     }
 
+    /** Another gateway process's worth of server on the same pod file (its own discovery, ledgers and port). */
+    GatewayServer startReplica(Map<String, String> env) {
+        PodFileDiscovery own = new PodFileDiscovery(vertx, podFile);
+        own.start();
+        GatewayServer replica = GatewayServer.start(vertx, own, GatewaySettings.fromEnv(env), "127.0.0.1", 0, 5678).await();
+        replicas.add(replica);
+        return replica;
+    }
+
     GatewayServer gateway() {
         return gateway;
     }
@@ -173,6 +183,11 @@ final class TestCluster implements AutoCloseable {
             assertThat(gateway.routing().ledger().outstanding()).as("ledger outstanding").isZero();
             assertThat(gateway.routing().tokens().outstandingTokens()).as("token ledger outstanding").isZero();
             assertThat(gateway.metrics().inFlight()).as("gateway in-flight").isZero();
+            for (GatewayServer replica : replicas) {
+                assertThat(replica.routing().ledger().outstanding()).as("replica ledger outstanding").isZero();
+                assertThat(replica.routing().tokens().outstandingTokens()).as("replica token ledger").isZero();
+                assertThat(replica.metrics().inFlight()).as("replica in-flight").isZero();
+            }
             for (Map.Entry<String, SimPod> sim : sims.entrySet()) {
                 assertThat(sim.getValue().openStreams()).as("open streams at " + sim.getKey()).isZero();
             }
@@ -189,6 +204,7 @@ final class TestCluster implements AutoCloseable {
             if (gateway != null) {
                 gateway.close().await();
             }
+            replicas.forEach(r -> r.close().await());
             sims.values().forEach(s -> s.close().await());
             vertx.close().await();
         }
