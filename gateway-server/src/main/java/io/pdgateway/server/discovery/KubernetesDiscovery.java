@@ -39,6 +39,8 @@ public final class KubernetesDiscovery implements PodSource {
     static final long DEBOUNCE_MS = 10;
     /** How often the informers' watch state is sampled for the connected gauge and the outage log lines. */
     static final long CONNECTION_CHECK_MS = 200;
+    /** Closing the client under a watch still delivering an event only logs noise; give the informers this long. */
+    static final long CLOSE_TIMEOUT_MS = 1_000;
     /** No periodic resync: the snapshot is rebuilt on every real change, and a resync would only repeat the cache. */
     private static final long NO_RESYNC = 0;
 
@@ -200,11 +202,17 @@ public final class KubernetesDiscovery implements PodSource {
         return connected;
     }
 
+    /** Stops the informers, then closes the client once they have stopped (bounded), without blocking the caller. */
     @Override
     public void close() {
         closed = true;
         informers.forEach(SharedIndexInformer::stop);
-        worker.shutdownNow();
-        client.close();
+        CompletableFuture.allOf(informers.stream().map(i -> i.stopped().toCompletableFuture())
+                        .toArray(CompletableFuture[]::new))
+                .orTimeout(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .whenComplete((v, error) -> {
+                    worker.shutdownNow();
+                    client.close();
+                });
     }
 }

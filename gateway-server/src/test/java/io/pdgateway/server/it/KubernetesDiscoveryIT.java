@@ -232,7 +232,38 @@ class KubernetesDiscoveryIT {
         assertThat(cluster.post("/v1/chat/completions", TestCluster.chat("x", 1, false)).statusCode()).isEqualTo(404);
 
         kube.proxy().restore();
-        await().atMost(Duration.ofSeconds(10)).until(() -> cluster.get("/readyz").statusCode() == 200);
+        // fabric8 retries the first list with an exponential backoff, so the wait grows with the outage.
+        await().atMost(Duration.ofSeconds(15)).until(() -> cluster.get("/readyz").statusCode() == 200);
         assertThat(servedBy()).isEqualTo("200 standard-0");
+    }
+
+    @Test
+    void podBeingDeleted_itsStreamFinishes_newRequestsGoElsewhere() throws Exception {
+        cluster = new TestCluster();
+        kube = new MockKubernetes(cluster.vertx);
+        SimPod old = cluster.sim("standard-old", SimRole.COMBINED, FaultConfig.none(), SLOW_TIME_SCALE);
+        kube.create(MockKubernetes.pod(NS, "standard-old", old, labels(old, SimRole.COMBINED, null), Map.of()));
+        start(List.of(), Map.of());
+        try (RawStream stream = new RawStream(cluster.gateway().port(), "/v1/chat/completions",
+                TestCluster.chat("x", 1000, true))) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> stream.contentEvents() > 0);
+
+            // A rollout: the new pod appears, the old one is being deleted (a finalizer keeps the object visible).
+            SimPod fresh = cluster.sim("standard-new", SimRole.COMBINED, FaultConfig.none());
+            kube.create(MockKubernetes.pod(NS, "standard-new", fresh, labels(fresh, SimRole.COMBINED, null), Map.of()));
+            kube.edit(NS, "standard-old", p -> { p.getMetadata().getFinalizers().add("example.com/hold"); return p; });
+            kube.delete(NS, "standard-old");
+            await().atMost(FOLLOW).pollInterval(Duration.ofMillis(20)).until(() -> cluster
+                    .post("/v1/chat/completions", TestCluster.chat("y", 1, false)).headers().firstValue("target-pod")
+                    .orElse("-"), "standard-new"::equals);
+            assertThat(stream.poll()).as("the old pod's stream is still running").doesNotContain("[DONE]");
+            for (int i = 0; i < 3; i++) {
+                assertThat(cluster.post("/v1/chat/completions", TestCluster.chat("y", 1, false)).headers()
+                        .firstValue("target-pod")).contains("standard-new");
+            }
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> stream.poll().contains("data: [DONE]"));
+            assertThat(old.streamsCancelled()).isZero();
+        }
     }
 }
