@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.spec.SpecLabels;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,7 @@ public final class KubernetesDiscovery implements PodSource {
     private final List<SharedIndexInformer<Pod>> informers = new ArrayList<>();
     private final AtomicBoolean rebuildPending = new AtomicBoolean();
     private final AtomicReference<Throwable> lastError = new AtomicReference<>();
+    private final AtomicBoolean unreachableLogged = new AtomicBoolean();
     /** Worker thread only: the last conversion of each pod, reused while its resourceVersion is unchanged. */
     private final Map<String, Converted> converted = new HashMap<>();
     private volatile ClusterSnapshot current = ClusterSnapshot.EMPTY;
@@ -95,7 +97,7 @@ public final class KubernetesDiscovery implements PodSource {
             }
         };
         List<CompletableFuture<Void>> listed = new ArrayList<>();
-        for (String namespace : namespaces.isEmpty() ? java.util.Collections.<String>singletonList(null) : namespaces) {
+        for (String namespace : namespaces.isEmpty() ? Collections.<String>singletonList(null) : namespaces) {
             FilterWatchListDeletable<Pod, PodList, PodResource> pods = namespace == null
                     ? client.pods().inAnyNamespace().withLabel(SpecLabels.MODEL_NAME)
                     : client.pods().inNamespace(namespace).withLabel(SpecLabels.MODEL_NAME);
@@ -104,7 +106,13 @@ public final class KubernetesDiscovery implements PodSource {
             // Always retry: an API server outage is expected and must never stop discovery for good.
             informer.exceptionHandler((started, error) -> {
                 lastError.set(error);
-                LOG.debug("Kubernetes informer ({}): {}", namespace == null ? "all namespaces" : namespace, error.toString());
+                if (!ready && unreachableLogged.compareAndSet(false, true)) {
+                    LOG.warn("cannot list pods from the Kubernetes API server ({}); retrying, /readyz answers 503 "
+                            + "until the first list", error.toString());
+                } else {
+                    LOG.debug("Kubernetes informer ({}): {}", namespace == null ? "all namespaces" : namespace,
+                            error.toString());
+                }
                 return !closed;
             });
             informers.add(informer);

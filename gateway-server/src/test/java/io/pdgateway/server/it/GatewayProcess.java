@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -44,12 +45,20 @@ final class GatewayProcess implements AutoCloseable {
 
     /** {@code serve --pods FILE} on an ephemeral loopback port, plus extra arguments. */
     static GatewayProcess serve(Path podFile, String... extraArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--pods", podFile.toString()));
+        args.addAll(List.of(extraArgs));
+        return serve(Map.of(), args);
+    }
+
+    /** {@code serve} on an ephemeral loopback port with the given arguments and extra environment variables. */
+    static GatewayProcess serve(Map<String, String> env, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), "io.pdgateway.server.Main",
-                "serve", "--pods", podFile.toString(), "--host", "127.0.0.1", "--port", "0"));
-        command.addAll(List.of(extraArgs));
+                "serve", "--host", "127.0.0.1", "--port", "0"));
+        command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
         return new GatewayProcess(builder.start());
     }
 

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.core.spec.SpecLabels;
+import io.pdgateway.core.spec.SpecStrategies;
 import io.pdgateway.server.discovery.KubernetesDiscovery;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.sim.FaultConfig;
@@ -56,7 +58,7 @@ class KubernetesDiscoveryIT {
     }
 
     private void start() throws Exception {
-        start(List.of(), Map.of("AIBRIX_PROMPT_LENGTH_BUCKETING", "true"));
+        start(List.of(), Map.of(SpecEnv.PROMPT_LENGTH_BUCKETING, "true"));
     }
 
     private Pod podObject(String name, SimRole role, String roleset, String config) {
@@ -190,7 +192,7 @@ class KubernetesDiscoveryIT {
                     Map.of(SpecLabels.CONFIG, STANDARD)));
         }
         // team-c is not watched: its pod must never see a request.
-        start(List.of("team-a", "team-b"), Map.of("ROUTING_ALGORITHM", "least-request"));
+        start(List.of("team-a", "team-b"), Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.LEAST_REQUEST));
         assertThat(gauge(GatewayMetrics.DISCOVERY_PODS)).isEqualTo(2.0);
 
         try (RawStream stream = new RawStream(cluster.gateway().port(), "/v1/chat/completions",
@@ -226,7 +228,7 @@ class KubernetesDiscoveryIT {
         kube.create(podObject("standard-0", SimRole.COMBINED, null, STANDARD));
         kube.proxy().cut();
         KubernetesDiscovery discovery = new KubernetesDiscovery(kube.gatewayClient(), List.of()).start();
-        cluster.startGateway(Map.of("AIBRIX_PROMPT_LENGTH_BUCKETING", "true"), discovery);
+        cluster.startGateway(Map.of(SpecEnv.PROMPT_LENGTH_BUCKETING, "true"), discovery);
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
                 .until(() -> cluster.get("/readyz").statusCode() == 503);
         assertThat(cluster.post("/v1/chat/completions", TestCluster.chat("x", 1, false)).statusCode()).isEqualTo(404);

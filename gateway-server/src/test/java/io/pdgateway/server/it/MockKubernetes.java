@@ -12,7 +12,10 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.pdgateway.sim.SimPod;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -47,6 +50,29 @@ final class MockKubernetes implements AutoCloseable {
                 .withNamespace("default").withWatchReconnectInterval(WATCH_RECONNECT_MS)
                 .withRequestRetryBackoffInterval(WATCH_RECONNECT_MS).build();
         return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** A kubeconfig file for this API server, as kubectl and fabric8's default configuration read it. */
+    Path writeKubeconfig(Path dir) throws IOException {
+        String kubeconfig = """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                  - name: mock
+                    cluster:
+                      server: http://127.0.0.1:%d
+                users:
+                  - name: mock
+                    user:
+                      token: not-checked-by-the-mock
+                contexts:
+                  - name: mock
+                    context:
+                      cluster: mock
+                      user: mock
+                current-context: mock
+                """.formatted(proxy.port());
+        return Files.writeString(dir.resolve("kubeconfig"), kubeconfig);
     }
 
     CuttableProxy proxy() {
