@@ -141,7 +141,12 @@ public final class KubernetesDiscovery implements PodSource {
         if (rebuildPending.compareAndSet(false, true) && !closed) {
             worker.schedule(() -> {
                 rebuildPending.set(false);
-                rebuild();
+                try {
+                    rebuild();
+                } catch (RuntimeException e) {
+                    // Keep the last view rather than lose discovery: the next event tries again.
+                    LOG.error("rebuilding the pod view failed; keeping the last one", e);
+                }
             }, DEBOUNCE_MS, TimeUnit.MILLISECONDS);
         }
     }
