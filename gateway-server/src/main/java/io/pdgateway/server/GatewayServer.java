@@ -19,9 +19,14 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.PoolOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The gateway process's HTTP side, assembled: front, routing, exchange, metrics. Start one per port. */
 public final class GatewayServer {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
     /** Pod connections per pod: streams hold a connection each, so this bounds concurrent streams per pod. */
     static final int MAX_CONNECTIONS_PER_POD = 1024;
     /** A pod that does not accept a TCP connection within this time is treated as unreachable. */
@@ -64,6 +69,8 @@ public final class GatewayServer {
         }
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_POD));
+        metrics.discovery(pods::connected, () -> pods.current().podCount());
+        metrics.draining(() -> draining);
     }
 
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
@@ -108,6 +115,28 @@ public final class GatewayServer {
     /** Fail /readyz from now on (the first step of a graceful stop). */
     public void drain() {
         draining = true;
+    }
+
+    /**
+     * The graceful stop behind SIGTERM: /readyz fails, the listener closes (new connections are refused), a request
+     * that still arrives on an open keep-alive connection is answered 503, and requests in flight run to their end
+     * for up to {@code grace}. Only what is still open then is cut. Completes when everything is closed.
+     */
+    public Future<Void> drainAndClose(Duration grace) {
+        drain();
+        long started = System.nanoTime();
+        LOG.info("draining: {} requests in flight, grace period {} s", metrics.inFlight(), grace.toSeconds());
+        return server.shutdown(grace.toMillis(), TimeUnit.MILLISECONDS).eventually(() -> {
+            // Vert.x completes the shutdown when the last connection closed, or at the deadline after closing the rest.
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            if (tookMs >= grace.toMillis()) {
+                LOG.warn("grace period over after {} ms: connections still open were closed", tookMs);
+            } else {
+                LOG.info("drained in {} ms", tookMs);
+            }
+            pods.close();
+            return client.close();
+        });
     }
 
     public Future<Void> close() {

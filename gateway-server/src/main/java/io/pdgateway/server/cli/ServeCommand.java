@@ -1,25 +1,52 @@
 package io.pdgateway.server.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.server.GatewayServer;
+import io.pdgateway.server.discovery.KubernetesDiscovery;
 import io.pdgateway.server.discovery.PodFileDiscovery;
+import io.pdgateway.server.discovery.PodSource;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code serve}: the gateway, with pods from a file (Kubernetes discovery comes with its own issue). */
+/** {@code serve}: the gateway, with pods from a file or from the Kubernetes API, and a graceful stop on SIGTERM. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Run the gateway. Settings come from the spec's AIBRIX_* environment variables.")
 public final class ServeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    /**
+     * A typical chat stream ends well within 30 s, and 30 s is also what Kubernetes gives a pod by default; deployments
+     * with long generations raise it (and terminationGracePeriodSeconds above it), as deploy/ does.
+     */
+    static final int DEFAULT_DRAIN_GRACE_SECONDS = 30;
 
-    @Option(names = "--pods", required = true, description = "Pod file: what `kubectl get pods -o yaml` prints.")
-    Path podFile;
+    /** Where pods come from: exactly one of the two. */
+    static final class Source {
+        @Option(names = "--pods", description = "Pod file: what `kubectl get pods -o yaml` prints.")
+        Path podFile;
+
+        @Option(names = "--kubernetes", description = "Watch pods labelled model.aibrix.ai/name through the Kubernetes "
+                + "API (in-cluster service account or kubeconfig, as kubectl finds them).")
+        boolean kubernetes;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    @Option(names = "--namespace", description = "With --kubernetes: a namespace to watch (repeatable; default: all).")
+    List<String> namespaces = new ArrayList<>();
 
     @Option(names = "--port", defaultValue = "8888", description = "Listen port (default: ${DEFAULT-VALUE}).")
     int port;
@@ -27,31 +54,57 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "0.0.0.0", description = "Listen address (default: ${DEFAULT-VALUE}).")
     String host;
 
+    @Option(names = "--drain-grace-seconds",
+            defaultValue = "${env:" + SpecEnv.DRAIN_GRACE_SECONDS + ":-" + DEFAULT_DRAIN_GRACE_SECONDS + "}",
+            description = "After SIGTERM, how long in-flight requests may run before the gateway exits "
+                    + "(env " + SpecEnv.DRAIN_GRACE_SECONDS + "; default: ${DEFAULT-VALUE}).")
+    int drainGraceSeconds;
+
     @Override
     public Integer call() throws Exception {
         GatewaySettings settings;
         try {
             settings = GatewaySettings.fromEnv(System.getenv());
+            if (drainGraceSeconds < 0) {
+                throw new IllegalArgumentException("--drain-grace-seconds must be >= 0, got " + drainGraceSeconds);
+            }
+            if (!namespaces.isEmpty() && !source.kubernetes) {
+                throw new IllegalArgumentException("--namespace needs --kubernetes");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("pd-gateway: " + e.getMessage());
             return 2;
         }
         settings.warnings().forEach(w -> LOG.warn("{}", w));
         Vertx vertx = Vertx.vertx();
-        PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
-        discovery.start();
-        GatewayServer gateway = GatewayServer.start(vertx, discovery, settings, host, port, System.nanoTime())
+        PodSource pods = source.kubernetes ? kubernetes() : file(vertx);
+        GatewayServer gateway = GatewayServer.start(vertx, pods, settings, host, port, System.nanoTime())
                 .await();
-        LOG.info("pd-gateway listening on {}:{} (default strategy {}, bucketing {})", host, gateway.port(),
-                settings.defaultStrategy(), settings.promptLengthBucketing());
+        LOG.info("pd-gateway listening on {}:{} (default strategy {}, bucketing {}, drain grace {} s)", host,
+                gateway.port(), settings.defaultStrategy(), settings.promptLengthBucketing(), drainGraceSeconds);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            gateway.drain();
-            gateway.close().await();
-            vertx.close().await();
-            stopped.countDown();
+            try {
+                gateway.drainAndClose(Duration.ofSeconds(drainGraceSeconds)).await();
+            } finally {
+                vertx.close().await();
+                stopped.countDown();
+            }
         }, "pd-gateway-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    private PodSource file(Vertx vertx) {
+        PodFileDiscovery discovery = new PodFileDiscovery(vertx, source.podFile);
+        discovery.start();
+        return discovery;
+    }
+
+    /** fabric8's default configuration: $KUBECONFIG or ~/.kube/config, else the pod's service account. */
+    private PodSource kubernetes() {
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        LOG.info("Kubernetes API server {}", client.getMasterUrl());
+        return new KubernetesDiscovery(client, namespaces).start();
     }
 }

@@ -10,6 +10,14 @@ public interface PodSource extends AutoCloseable {
     /** True once the source has been read successfully at least once. */
     boolean ready();
 
+    /**
+     * True while the source can see changes (exported as a gauge). Kubernetes: every informer holds a live watch.
+     * By default, a source that has been read once counts as connected (the pod file is polled, never cut off).
+     */
+    default boolean connected() {
+        return ready();
+    }
+
     @Override
     void close();
 }

@@ -4,17 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.pdgateway.core.config.ModelConfigParser;
-import io.pdgateway.core.model.ModelConfig;
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.model.PodRole;
-import io.pdgateway.core.spec.SpecLabels;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -62,7 +57,7 @@ public final class PodYamlReader {
         return new Result(pods, warnings, skipped);
     }
 
-    /** The pod if it serves a model and is routable (podIP, not terminating, Ready not False), else null. */
+    /** Reads the fields discovery needs and hands them to the shared {@link PodObjectReader}. */
     static Pod toPod(JsonNode object, List<String> warnings) {
         JsonNode metadata = object.path("metadata");
         String name = metadata.path("name").asText("");
@@ -70,38 +65,11 @@ public final class PodYamlReader {
             warnings.add("skipped an object without metadata.name");
             return null;
         }
-        String namespace = metadata.path("namespace").asText("default");
-        Map<String, String> labels = strings(metadata.path("labels"));
-        Map<String, String> annotations = strings(metadata.path("annotations"));
-        String id = namespace + "/" + name;
-        String model = labels.getOrDefault(SpecLabels.MODEL_NAME, annotations.get(SpecLabels.MODEL_NAME));
-        if (model == null || model.isBlank()) {
-            return null;
-        }
-        String ip = object.path("status").path("podIP").asText("");
-        if (ip.isEmpty() || !metadata.path("deletionTimestamp").isMissingNode() && !metadata.path("deletionTimestamp").isNull()
-                || readyIsFalse(object)) {
-            return null;
-        }
-        int port = port(labels, SpecLabels.PORT, SpecLabels.DEFAULT_PORT, id, warnings);
-        int metricPort = port(labels, SpecLabels.METRIC_PORT, port, id, warnings);
-        String engine = labels.getOrDefault(SpecLabels.ENGINE, SpecLabels.DEFAULT_ENGINE).trim().toLowerCase(Locale.ROOT);
-        ModelConfig config = null;
-        String annotation = annotations.get(SpecLabels.CONFIG);
-        if (annotation != null) {
-            ModelConfigParser.Result parsed = ModelConfigParser.parse(annotation);
-            if (parsed.ok()) {
-                config = parsed.config();
-            } else {
-                warnings.add(id + ": ignoring invalid " + SpecLabels.CONFIG + " annotation: " + parsed.error());
-            }
-        }
-        int bootstrapPort = port(annotations, SpecLabels.SGLANG_BOOTSTRAP_PORT, SpecLabels.DEFAULT_SGLANG_BOOTSTRAP_PORT,
-                id, warnings);
-        String roleset = labels.get(SpecLabels.ROLESET_NAME);
-        return new Pod(namespace, name, model.trim(), ip, port, metricPort, engine,
-                PodRole.fromLabel(labels.get(SpecLabels.ROLE_NAME)), roleset == null || roleset.isBlank() ? null : roleset,
-                labels.get(SpecLabels.KV_CONNECTOR_TYPE), bootstrapPort, config, labels);
+        JsonNode deletion = metadata.path("deletionTimestamp");
+        PodObject pod = new PodObject(metadata.path("namespace").asText("default"), name, strings(metadata.path("labels")),
+                strings(metadata.path("annotations")), object.path("status").path("podIP").asText(""),
+                !deletion.isMissingNode() && !deletion.isNull(), readyIsFalse(object));
+        return PodObjectReader.toPod(pod, warnings);
     }
 
     private static boolean readyIsFalse(JsonNode object) {
@@ -111,23 +79,6 @@ public final class PodYamlReader {
             }
         }
         return false;
-    }
-
-    private static int port(Map<String, String> values, String key, int fallback, String id, List<String> warnings) {
-        String value = values.get(key);
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            int port = Integer.parseInt(value.trim());
-            if (port > 0 && port < 65536) {
-                return port;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through to the warning
-        }
-        warnings.add(id + ": " + key + "=" + value + " is not a port; using " + fallback);
-        return fallback;
     }
 
     private static Map<String, String> strings(JsonNode node) {

@@ -43,6 +43,13 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         String path = req.path();
         if (req.method() == HttpMethod.POST
                 && (OpenAiRequestParser.CHAT_PATH.equals(path) || OpenAiRequestParser.COMPLETIONS_PATH.equals(path))) {
+            if (draining.getAsBoolean()) {
+                // The listener is already closed; this one came on a kept-alive connection. Send the client elsewhere.
+                req.response().putHeader(HttpHeaders.CONNECTION, "close");
+                respond(req.response(), ApiError.of(503, "the gateway is shutting down; retry on another replica",
+                        "gateway_draining"));
+                return;
+            }
             readBody(req);
             return;
         }

@@ -8,12 +8,21 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pdgateway.core.model.Pod;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * The gateway's own Prometheus metrics, named as upstream AIBrix names them (reference §6) so existing dashboards
  * keep working. Micrometer adds the _total suffix to counters itself, so counter names here omit it.
  */
 public final class GatewayMetrics {
+    /** pd-gateway's own (upstream has none): 1 while the pod source sees changes, 0 during an API server outage. */
+    public static final String DISCOVERY_CONNECTED = "pd_gateway_discovery_connected";
+    /** pd-gateway's own: routable pods in the current view. */
+    public static final String DISCOVERY_PODS = "pd_gateway_discovery_pods";
+    /** pd-gateway's own: 1 from SIGTERM until the process exits (readiness fails, in-flight requests finish). */
+    public static final String DRAINING = "pd_gateway_draining";
+
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger prefillOutstanding = new AtomicInteger();
@@ -23,6 +32,21 @@ public final class GatewayMetrics {
                 .description("Requests the gateway is serving right now").register(registry);
         Gauge.builder("gateway_prefill_outstanding_requests", prefillOutstanding, AtomicInteger::get)
                 .description("Prefill legs in flight").register(registry);
+    }
+
+    /** The pod source's gauges: whether it is connected, and how many routable pods its current view holds. */
+    public void discovery(BooleanSupplier connected, IntSupplier routablePods) {
+        Gauge.builder(DISCOVERY_CONNECTED, () -> connected.getAsBoolean() ? 1 : 0)
+                .description("1 while pod discovery sees changes (Kubernetes: every informer watching), else 0")
+                .register(registry);
+        Gauge.builder(DISCOVERY_PODS, routablePods::getAsInt).description("Routable pods in the current cluster view")
+                .register(registry);
+    }
+
+    /** Exported as {@link #DRAINING}. */
+    public void draining(BooleanSupplier draining) {
+        Gauge.builder(DRAINING, () -> draining.getAsBoolean() ? 1 : 0)
+                .description("1 while the gateway drains before exiting").register(registry);
     }
 
     public String scrape() {

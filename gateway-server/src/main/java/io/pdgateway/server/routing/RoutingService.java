@@ -73,6 +73,11 @@ public final class RoutingService {
     public record Preparation(ModelPods model, String strategy, String strategySource, String profile, PdKnobs knobs,
             boolean needsTokenCount, boolean needsPrefixHashes, ApiError error) {}
 
+    /** The model's pods in the current view, or null when the model is unknown. */
+    public ModelPods model(String name) {
+        return pods.current().model(name);
+    }
+
     public Preparation prepare(String modelName, String strategyHeader, String profileHeader) {
         ModelPods model = pods.current().model(modelName);
         if (model == null) {

@@ -8,6 +8,7 @@ import io.pdgateway.core.spec.SpecLabels;
 import io.pdgateway.server.GatewayServer;
 import io.pdgateway.server.demo.PodManifest;
 import io.pdgateway.server.discovery.PodFileDiscovery;
+import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
@@ -46,7 +47,7 @@ final class TestCluster implements AutoCloseable {
     private final Map<String, SimPod> sims = new LinkedHashMap<>();
     private final Map<String, PodManifest.Entry> entries = new LinkedHashMap<>();
     private GatewayServer gateway;
-    private PodFileDiscovery discovery;
+    private PodSource discovery;
     private final java.util.List<GatewayServer> replicas = new ArrayList<>();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -62,7 +63,12 @@ final class TestCluster implements AutoCloseable {
     }
 
     SimPod sim(String name, SimRole role, FaultConfig faults) {
-        SimConfig config = SimConfig.builder().role(role).host(nextLoopback()).modelName(MODEL).timeScale(TIME_SCALE)
+        return sim(name, role, faults, TIME_SCALE);
+    }
+
+    /** A simulated pod at its own speed: 1.0 is real H100 time, for streams that must stay open for a while. */
+    SimPod sim(String name, SimRole role, FaultConfig faults, double timeScale) {
+        SimConfig config = SimConfig.builder().role(role).host(nextLoopback()).modelName(MODEL).timeScale(timeScale)
                 .seed(name.hashCode()).faults(faults).build();
         SimPod pod = SimPod.start(vertx, config).await();
         sims.put(name, pod);
@@ -108,7 +114,12 @@ final class TestCluster implements AutoCloseable {
 
     /** What the pod received on its OpenAI endpoints (the gateway's own /metrics scrapes left out). */
     java.util.List<io.pdgateway.sim.RecordedRequest> inferenceRequests(String name) {
-        return sims.get(name).recordedRequests().stream().filter(r -> r.path().startsWith("/v1/")).toList();
+        return inference(sims.get(name));
+    }
+
+    /** What a pod received on its OpenAI endpoints: the gateway scrapes /metrics all the time, so leave those out. */
+    static java.util.List<io.pdgateway.sim.RecordedRequest> inference(SimPod pod) {
+        return pod.recordedRequests().stream().filter(r -> r.path().startsWith("/v1/")).toList();
     }
 
     SimPod simPod(String name) {
@@ -134,10 +145,16 @@ final class TestCluster implements AutoCloseable {
 
     TestCluster startGateway(Map<String, String> env) {
         writePodFile();
-        Map<String, String> merged = new HashMap<>(env);
-        discovery = new PodFileDiscovery(vertx, podFile);
-        discovery.start();
-        gateway = GatewayServer.start(vertx, discovery, GatewaySettings.fromEnv(merged), "127.0.0.1", 0, 1234).await();
+        PodFileDiscovery file = new PodFileDiscovery(vertx, podFile);
+        file.start();
+        return startGateway(env, file);
+    }
+
+    /** The gateway on another pod source (Kubernetes); the source is closed with the gateway. */
+    TestCluster startGateway(Map<String, String> env, PodSource source) {
+        discovery = source;
+        gateway = GatewayServer.start(vertx, discovery, GatewaySettings.fromEnv(new HashMap<>(env)), "127.0.0.1", 0, 1234)
+                .await();
         return this;
     }
 
