@@ -5,6 +5,7 @@ import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.OpenAiFront;
 import io.micrometer.core.instrument.Gauge;
+import io.pdgateway.server.metrics.BucketPlanGauges;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.redis.SharedLedgerSync;
 import io.pdgateway.server.metrics.TokenLoadGauges;
@@ -35,6 +36,8 @@ public final class GatewayServer {
     static final long UPKEEP_INTERVAL_MS = 1_000;
     /** Spec, token_load: the janitor runs once a minute. */
     static final long JANITOR_INTERVAL_MS = 60_000;
+    /** Adaptive bucket plans follow the traffic within seconds; replanning more often would only chase noise. */
+    static final long REPLAN_INTERVAL_MS = 5_000;
 
     private final Vertx vertx;
     private final PodSource pods;
@@ -45,6 +48,8 @@ public final class GatewayServer {
     private HttpServer server;
     private long upkeepTimer = -1;
     private long janitorTimer = -1;
+    private long replanTimer = -1;
+    private final BucketPlanGauges bucketGauges;
     private final TokenLoadGauges tokenGauges;
     private final SharedLedgerSync sharedLedger;
     private volatile boolean draining;
@@ -57,6 +62,7 @@ public final class GatewayServer {
         this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs());
         this.routing = new RoutingService(pods, settings, store, seed);
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), routing.tokens());
+        this.bucketGauges = new BucketPlanGauges(metrics.registry());
         if (settings.redisHost() != null) {
             this.sharedLedger = new SharedLedgerSync(vertx, settings.redisHost(), settings.redisPort(),
                     settings.redisPassword(), routing.ledger(), routing.tokens(), settings.tokenLoadSharedLedger());
@@ -92,6 +98,12 @@ public final class GatewayServer {
                         gateway.routing.tick();
                         gateway.tokenGauges.sync();
                     });
+                    gateway.replanTimer = vertx.setPeriodic(REPLAN_INTERVAL_MS, id -> vertx.executeBlocking(
+                            gateway.routing::replanBuckets, false).onSuccess(plan -> {
+                                if (plan != null) {
+                                    gateway.bucketGauges.show(plan);
+                                }
+                            }));
                     gateway.janitorTimer = vertx.setPeriodic(JANITOR_INTERVAL_MS, id -> {
                         gateway.routing.janitor();
                         gateway.tokenGauges.sync();
@@ -142,6 +154,7 @@ public final class GatewayServer {
     public Future<Void> close() {
         vertx.cancelTimer(upkeepTimer);
         vertx.cancelTimer(janitorTimer);
+        vertx.cancelTimer(replanTimer);
         scraper.close();
         if (sharedLedger != null) {
             sharedLedger.close();

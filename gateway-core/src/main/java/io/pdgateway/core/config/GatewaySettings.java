@@ -18,6 +18,7 @@ import java.util.Map;
  * @param stddevFactor AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR
  * @param trtScheduleStyle AIBRIX_TRT_SCHEDULE_STYLE: context_first or generation_first
  * @param maxRequestBodyBytes PD_GATEWAY_MAX_REQUEST_BODY_BYTES
+ * @param debugEndpoints PD_GATEWAY_DEBUG_ENDPOINTS
  * @param redisHost REDIS_HOST, or null when Redis is not configured
  */
 public record GatewaySettings(
@@ -35,6 +36,7 @@ public record GatewaySettings(
         int tokenLoadMaxSessions,
         boolean tokenLoadSharedLedger,
         int maxRequestBodyBytes,
+        boolean debugEndpoints,
         String redisHost,
         int redisPort,
         String redisPassword,
@@ -114,6 +116,7 @@ public record GatewaySettings(
                 (int) reader.positive(SpecEnv.TOKEN_LOAD_MAX_SESSIONS, DEFAULT_TOKEN_LOAD_MAX_SESSIONS),
                 reader.bool(SpecEnv.TOKEN_LOAD_SHARED_LEDGER, true),
                 (int) reader.positive(SpecEnv.MAX_REQUEST_BODY_BYTES, DEFAULT_MAX_REQUEST_BODY_BYTES),
+                reader.bool(SpecEnv.DEBUG_ENDPOINTS, false),
                 redisHost,
                 (int) reader.positive(SpecEnv.REDIS_PORT, DEFAULT_REDIS_PORT),
                 reader.string(SpecEnv.REDIS_PASSWORD, null),

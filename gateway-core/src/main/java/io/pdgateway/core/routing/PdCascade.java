@@ -71,6 +71,7 @@ public final class PdCascade {
         if (!SpecPolicies.TOKEN_LOAD.equals(request.knobs().decodeScorePolicy())) {
             candidates = fastPath(decodeFastPath, context, candidates, steps, reasons);
         }
+        candidates = bucketBand(context, candidates, steps, reasons);
         List<Pod> prefills = PdCandidatesNarrowing.side(candidates, true);
         List<Pod> decodes = PdCandidatesNarrowing.side(candidates, false);
         ScoredPods prefillScores = ScoredPods.of(prefills, prefillScores(context, prefills));
@@ -97,6 +98,29 @@ public final class PdCascade {
         steps.add(narrowing.get().step());
         reasons.add(narrowing.get().reason());
         return narrowing.get().candidates();
+    }
+
+    /**
+     * Step 2b, adaptive bucket serving: when the plan bands this prompt length to a roleset that still has both a
+     * prefill and a decode candidate after the fast paths, only that roleset remains; otherwise nothing changes.
+     */
+    private PdCandidates bucketBand(RoutingContext context, PdCandidates candidates, List<String> steps,
+            List<String> reasons) {
+        if (!bucketing || context.bucketPlan() == null) {
+            return candidates;
+        }
+        String banded = context.bucketPlan().rolesetFor(context.request().model(), context.request().promptTokens());
+        if (banded == null || candidates.rolesets().size() == 1 && candidates.rolesets().get(0).name().equals(banded)) {
+            return candidates;
+        }
+        for (Roleset roleset : candidates.rolesets()) {
+            if (roleset.name().equals(banded) && roleset.isComplete()) {
+                steps.add(Step.BUCKET_SERVE);
+                reasons.add("prompt length " + context.request().promptTokens() + " is banded to " + banded);
+                return new PdCandidates(List.of(roleset), candidates.standard());
+            }
+        }
+        return candidates;
     }
 
     /** Step 3: the standard-deviation filter, then the profile's prefill policy; skipped pods score NaN. */

@@ -8,6 +8,7 @@ public final class Step {
     public static final String DECODE_REQUEST_SPREAD = "decode-request-spread";
     public static final String DECODE_THROUGHPUT_SPREAD = "decode-throughput-spread";
     public static final String DECODE_DRAIN_RATE = "decode-drain-rate";
+    public static final String BUCKET_SERVE = "bucket-serve";
     public static final String FINAL_SCORE = "final-score";
     public static final String NO_CANDIDATE = "no-candidate";
 

@@ -38,6 +38,9 @@ public final class SpecEnv {
     public static final String PREFIX_CACHE_TOKENIZER_TYPE = "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE";
     public static final String PREFIX_CACHE_STANDARD_DEVIATION_FACTOR = "AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR";
 
+    /** pd-gateway's own: "true" serves the /debug/* endpoints (off by default: they show internal state). */
+    public static final String DEBUG_ENDPOINTS = "PD_GATEWAY_DEBUG_ENDPOINTS";
+
     /** pd-gateway's own: largest request body accepted before answering 413 (not in the spec). */
     public static final String MAX_REQUEST_BODY_BYTES = "PD_GATEWAY_MAX_REQUEST_BODY_BYTES";
     /** pd-gateway's own: seconds in-flight requests get to finish after SIGTERM ({@code serve --drain-grace-seconds}). */

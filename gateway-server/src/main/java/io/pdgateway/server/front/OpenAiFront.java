@@ -67,6 +67,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             case "/metrics" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
                     .end(up.metrics().scrape());
             case "/v1/models" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(models());
+            case "/debug/bucket-plan" -> debugBucketPlan(req);
             default -> respond(req.response(), ApiError.of(404, "no route for GET " + path, "not_found"));
         }
     }
@@ -129,10 +130,9 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             route(req, request, prep, id, PromptFeatures.compute(request, prep, up.settings().prefixCacheTokenizer()));
             return;
         }
-        req.pause();
+        // The body is already read in full: nothing to pause while a worker measures the prompt.
         up.vertx().executeBlocking(() -> PromptFeatures.compute(request, prep, up.settings().prefixCacheTokenizer()),
                 false).onComplete(ar -> {
-                    req.resume();
                     if (ar.succeeded()) {
                         route(req, request, prep, id, ar.result());
                     } else {
@@ -163,6 +163,29 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return;
         }
         new Exchange(up, req, request, outcome, requestId).start();
+    }
+
+    /** The adaptive bucket plan as JSON; only with PD_GATEWAY_DEBUG_ENDPOINTS=true, since it shows internal state. */
+    private void debugBucketPlan(HttpServerRequest req) {
+        if (!up.settings().debugEndpoints()) {
+            respond(req.response(), ApiError.of(404, "debug endpoints are off; set PD_GATEWAY_DEBUG_ENDPOINTS=true",
+                    "not_found"));
+            return;
+        }
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
+        io.pdgateway.core.bucket.BucketPlan plan = routing.bucketPlan();
+        root.put("enabled", plan != null);
+        ObjectNode models = root.putObject("models");
+        if (plan != null) {
+            plan.bands().forEach((model, bands) -> {
+                ArrayNode list = models.putArray(model);
+                for (io.pdgateway.core.bucket.Band band : bands) {
+                    list.addObject().put("roleset", band.roleset()).put("lower", band.lower()).put("upper", band.upper());
+                }
+            });
+        }
+        req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(new String(JsonBodies.write(root), java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private String models() {

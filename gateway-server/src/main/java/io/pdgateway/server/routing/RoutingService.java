@@ -1,5 +1,7 @@
 package io.pdgateway.server.routing;
 
+import io.pdgateway.core.bucket.BucketPlan;
+import io.pdgateway.core.bucket.BucketServe;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.config.KnobsResolver;
 import io.pdgateway.core.config.PdKnobs;
@@ -50,6 +52,8 @@ public final class RoutingService {
     private final KnobsResolver knobsResolver;
     private final TokenLedger tokens = new TokenLedger();
     private final SessionTable sessions;
+    private final BucketServe bucketServe;
+    private long lastReplanNanos = System.nanoTime();
     private final Object selectionLock = new Object();
 
     private volatile Supplier<RemoteLoad> remote = () -> RemoteLoad.NONE;
@@ -62,6 +66,12 @@ public final class RoutingService {
         this.random = new SplittableRandom(seed);
         this.knobsResolver = new KnobsResolver(settings.pd(), warning -> LOG.warn("{}", warning));
         this.sessions = new SessionTable(settings.tokenLoadMaxSessions());
+        if (settings.bucketServe() && !settings.promptLengthBucketing()) {
+            LOG.warn("AIBRIX_BUCKET_SERVE=true needs AIBRIX_PROMPT_LENGTH_BUCKETING=true as well; adaptive bucket "
+                    + "serving stays off");
+        }
+        this.bucketServe = settings.bucketServe() && settings.promptLengthBucketing()
+                ? new BucketServe(GatewaySettings.BUCKET_SERVE_THROUGHPUT.equals(settings.bucketServeMode())) : null;
     }
 
     /**
@@ -118,7 +128,8 @@ public final class RoutingService {
         synchronized (selectionLock) {
             ClusterLoad load = new ClusterLoad(ledger, tokens, metrics::metrics, remote.get(), start,
                     System.currentTimeMillis());
-            RoutingContext context = new RoutingContext(request, load, prefixIndex, random, settings.stddevFactor());
+            RoutingContext context = new RoutingContext(request, load, prefixIndex, random, settings.stddevFactor(),
+                    bucketServe == null ? null : bucketServe.plan());
             decision = router.route(context, prep.model());
             if (decision.verdict().routed()) {
                 TokenLedger.Charge tokenCharge = decision.isPd() ? chargeTokens(request, decision, features, start) : null;
@@ -126,6 +137,9 @@ public final class RoutingService {
             }
         }
         warmPrefixIndex(request, decision);
+        if (bucketServe != null && SpecStrategies.PD.equals(prep.strategy()) && decision.verdict().routed()) {
+            bucketServe.record(request.model(), request.promptTokens());
+        }
         long elapsed = System.nanoTime() - start;
         LOG.debug("request {}: strategy {} (from {}), {} [{}]: {}", requestId, prep.strategy(), prep.strategySource(),
                 decision.verdict(), decision.step(), decision.reason());
@@ -185,6 +199,25 @@ public final class RoutingService {
     /** Where the other replicas' charges come from (Redis); none until set. */
     public void shareWith(Supplier<RemoteLoad> remoteLoad) {
         this.remote = remoteLoad;
+    }
+
+    /**
+     * Recomputes the adaptive bucket plan from the traffic seen (off the request path; about every five seconds).
+     * Returns the new plan, or null when adaptive bucket serving is off.
+     */
+    public BucketPlan replanBuckets() {
+        if (bucketServe == null) {
+            return null;
+        }
+        long now = System.nanoTime();
+        BucketPlan plan = bucketServe.replan(pods.current(), (now - lastReplanNanos) / 1e9);
+        lastReplanNanos = now;
+        return plan;
+    }
+
+    /** The current adaptive bucket plan, or null when the feature is off. */
+    public BucketPlan bucketPlan() {
+        return bucketServe == null ? null : bucketServe.plan();
     }
 
     public TokenLedger tokens() {
