@@ -1,6 +1,7 @@
 package io.pdgateway.server;
 
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.OpenAiFront;
@@ -14,6 +15,10 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.PoolOptions;
+import java.security.SecureRandom;
+import java.time.InstantSource;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 
 /** The gateway process's HTTP side, assembled: front, routing, exchange, metrics. Start one per port. */
 public final class GatewayServer {
@@ -45,7 +50,8 @@ public final class GatewayServer {
             PromptTokenizer.warmUp();
         }
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
-        Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics);
+        Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics,
+                EngineAdapters.create(settings, roomGenerator(), InstantSource.system()));
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
                 .requestHandler(front)
@@ -54,6 +60,14 @@ public final class GatewayServer {
                     gateway.server = server;
                     return gateway;
                 });
+    }
+
+    /**
+     * SGLang bootstrap rooms must differ across gateway replicas that share prefill pods, so they never come from the
+     * routing seed (a fixed seed in tests and the demo): a generator seeded from the OS's secure source.
+     */
+    private static RandomGenerator roomGenerator() {
+        return new SplittableRandom(new SecureRandom().nextLong());
     }
 
     public int port() {

@@ -4,8 +4,8 @@ import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
-import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.front.OpenAiRequest;
@@ -64,7 +64,7 @@ public final class Exchange {
         if (decision.isPd()) {
             out.putHeader(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
             up.metrics().selected(decision.prefill(), decision.target());
-            EngineAdapter adapter = EngineAdapters.forEngine(outcome.model().engine());
+            EngineAdapter adapter = up.engines().forEngine(outcome.model().engine());
             if (adapter == null) {
                 phase = Phase.TARGET;
                 fail(ApiError.of(501, "PD routing for engine " + outcome.model().engine()
@@ -79,14 +79,16 @@ public final class Exchange {
     }
 
     private LegRequest legRequest() {
-        return new LegRequest(request.path(), request.body(), decision.prefill(), decision.target(),
-                up.settings().kvConnectorType());
+        return new LegRequest(request.path(), request.raw(), request.body(), decision.prefill(), decision.target(),
+                up.settings().kvConnectorType(), requestId, null);
     }
 
     private void runPrefill(EngineAdapter adapter) {
         byte[] body;
+        LegPlan plan;
         try {
-            body = adapter.prefillBody(legRequest());
+            plan = adapter.plan(legRequest());
+            body = plan.prefillBody();
         } catch (EngineProtocolException e) {
             prefillFailed(LegFailure.protocol(e.getMessage()));
             return;
@@ -121,17 +123,17 @@ public final class Exchange {
                     } else if (ar.result().status() != 200) {
                         prefillFailed(LegFailure.httpStatus(ar.result().status(), ar.result().body()));
                     } else {
-                        prefillSucceeded(adapter, ar.result().body());
+                        prefillSucceeded(adapter, plan, ar.result().body());
                     }
                 });
     }
 
     private record PrefillAnswer(int status, byte[] body) {}
 
-    private void prefillSucceeded(EngineAdapter adapter, byte[] response) {
+    private void prefillSucceeded(EngineAdapter adapter, LegPlan plan, byte[] response) {
         byte[] decodeBody;
         try {
-            decodeBody = adapter.decodeBody(legRequest(), response);
+            decodeBody = adapter.decodeBody(legRequest(), plan, response);
         } catch (EngineProtocolException e) {
             prefillFailed(LegFailure.protocol(e.getMessage()));
             return;
