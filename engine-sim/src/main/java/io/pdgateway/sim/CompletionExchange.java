@@ -101,7 +101,7 @@ final class CompletionExchange implements SequenceListener, RequestScope {
             openStream();
         }
         if (faults.hangAfterTokens() == 0) {
-            if (parsed.stream()) {
+            if (parsed.stream() && !response.headWritten()) {
                 response.writeHead();
             }
             return; // hangs: headers at most, until the client gives up
