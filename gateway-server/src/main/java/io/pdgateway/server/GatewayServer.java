@@ -3,6 +3,7 @@ package io.pdgateway.server;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
+import io.pdgateway.server.exchange.ServerInfoCache;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.OpenAiFront;
 import io.pdgateway.server.metrics.GatewayMetrics;
@@ -51,7 +52,8 @@ public final class GatewayServer {
         }
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics,
-                EngineAdapters.create(settings, roomGenerator(), InstantSource.system()));
+                EngineAdapters.create(settings, roomGenerator(), InstantSource.system()),
+                new ServerInfoCache(vertx, gateway.client, InstantSource.system()));
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
                 .requestHandler(front)

@@ -7,8 +7,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 
 /**
- * What every exchange shares: the event-loop runtime, the connection pool to the pods, settings, metrics and the
- * engine adapters.
+ * What every exchange shares: the event-loop runtime, the connection pool to the pods, settings, metrics, the engine
+ * adapters and the TensorRT-LLM context workers' metadata.
  */
 public record Upstreams(Vertx vertx, HttpClient client, GatewaySettings settings, GatewayMetrics metrics,
-        EngineAdapters engines) {}
+        EngineAdapters engines, ServerInfoCache serverInfo) {}

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.spec.SpecHeaders;
+import io.pdgateway.engine.EngineAdapter;
+import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Exchange;
@@ -137,7 +139,8 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return;
         }
         RoutingService.Outcome outcome = routing.route(request.model(), requestId,
-                req.getHeader(SpecHeaders.ROUTING_STRATEGY), req.getHeader(SpecHeaders.CONFIG_PROFILE), promptTokens);
+                req.getHeader(SpecHeaders.ROUTING_STRATEGY), req.getHeader(SpecHeaders.CONFIG_PROFILE), promptTokens,
+                model -> pdBodyProblem(model, request));
         if (outcome.error() != null) {
             up.metrics().failure(request.model(), outcome.error().code(), outcome.error().status(), null);
             respond(req.response(), outcome.error());
@@ -154,6 +157,21 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return;
         }
         new Exchange(up, req, request, outcome, requestId).start();
+    }
+
+    /** The engine's refusal of a body its PD protocol cannot carry (SGLang: duplicate controlled keys), else null. */
+    private ApiError pdBodyProblem(ModelPods model, OpenAiRequest request) {
+        EngineAdapter adapter = up.engines().forEngine(model.engine());
+        if (adapter == null) {
+            return null;
+        }
+        try {
+            adapter.validate(request.raw());
+            return null;
+        } catch (EngineProtocolException e) {
+            return ApiError.of(400, "request body cannot be routed to " + adapter.engine() + " prefill/decode pods: "
+                    + e.getMessage(), "invalid_request_body");
+        }
     }
 
     private String models() {

@@ -12,9 +12,11 @@ import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.routing.RouteRequest;
 import io.pdgateway.core.routing.Router;
 import io.pdgateway.core.routing.StrategyResolver;
+import io.pdgateway.core.spec.SpecStrategies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.front.ApiError;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +54,11 @@ public final class RoutingService {
 
     /**
      * @param promptTokens the prompt's cl100k token count, or -1 when the caller has not counted (only bucketing needs it)
+     * @param pdCheck runs when the strategy is pd, before any pod is selected (reference §1.1: SGLang's body
+     *     validation); a non-null error is the answer
      */
-    public Outcome route(String modelName, String requestId, String strategyHeader, String profileHeader, int promptTokens) {
+    public Outcome route(String modelName, String requestId, String strategyHeader, String profileHeader, int promptTokens,
+            Function<ModelPods, ApiError> pdCheck) {
         ModelPods model = pods.current().model(modelName);
         if (model == null) {
             return new Outcome(null, null, null, null, null, ApiError.of(404, "The model `" + modelName + "` does not exist.",
@@ -65,6 +70,12 @@ public final class RoutingService {
         if (resolution.error() != null) {
             return new Outcome(null, null, model, null, null,
                     ApiError.of(400, resolution.error(), "invalid_routing_strategy").withParam("routing-strategy"));
+        }
+        if (SpecStrategies.PD.equals(resolution.strategy())) {
+            ApiError refused = pdCheck.apply(model);
+            if (refused != null) {
+                return new Outcome(null, null, model, null, null, refused);
+            }
         }
         Profile resolvedProfile = model.config() == null ? null : model.config().resolve(profile);
         PdKnobs knobs = knobs(resolvedProfile == null ? null : resolvedProfile.routingConfig());
