@@ -99,6 +99,10 @@ class SglangIT {
             assertThat(decode.openStreams()).isEqualTo(1);
             assertThat(prefill.openStreams()).isEqualTo(1);
         });
+        // Upstream scenario #29: no prefill outcome is counted while the prefill call is still out.
+        String during = cluster.get("/metrics").body();
+        assertThat(during).contains("gateway_prefill_outstanding_requests 1.0")
+                .doesNotContain("gateway_prefill_request_success_total{");
         HttpResponse<String> response = pending.get();
         assertThat(response.statusCode()).as("the prefill timed out").isEqualTo(504);
         assertThat(response.headers().firstValue("x-error-pd-prefill")).contains("true");
@@ -107,6 +111,9 @@ class SglangIT {
             assertThat(JSON.readTree(only(decode, "/abort_request").body()).get("rid").asText()).isEqualTo(rid);
             assertThat(decode.requestsAborted()).isEqualTo(1);
         });
+        assertThat(cluster.get("/metrics").body())
+                .contains("gateway_prefill_request_fail_total{status=\"timeout\",status_code=\"504\"} 1.0")
+                .doesNotContain("gateway_prefill_request_success_total{");
     }
 
     @Test
