@@ -14,6 +14,7 @@ import io.vertx.core.http.RequestOptions;
  */
 final class KvRendezvousFetcher {
 
+    static final String KV_FAILURE = "KV transfer failed: ";
     /** Beyond the modelled wait: the prefill pod answers the wait's end itself, this only catches a dead pod. */
     private static final long IDLE_MARGIN_MILLIS = 5_000;
 
@@ -23,8 +24,24 @@ final class KvRendezvousFetcher {
         this.pod = pod;
     }
 
-    /** @param waitingTimeoutMillis the modelled time the prefill side lets a taker wait */
-    Future<Void> fetch(String host, int port, String key, long check, PromptTokens prompt,
+    /**
+     * The decode's KV plan: the KV fetched from {@code host:port} ({@link KvPlan#REMOTE_KV}), or a failure whose
+     * message starts with "KV transfer failed: " (what the pod answers with 500). The failKvFetch fault fails it.
+     *
+     * @param waitingTimeoutMillis the modelled time the prefill side lets a taker wait
+     */
+    Future<KvPlan> plan(String host, int port, String key, long check, PromptTokens prompt,
+            double waitingTimeoutMillis, FaultConfig faults, RequestScope scope) {
+        if (faults.failKvFetch()) {
+            return Future.failedFuture(KV_FAILURE + "cannot fetch KV from prefill pod " + host + ":" + port
+                    + " (injected failKvFetch fault)");
+        }
+        return fetch(host, port, key, check, prompt, waitingTimeoutMillis, scope)
+                .transform(done -> done.succeeded() ? Future.succeededFuture(KvPlan.REMOTE_KV)
+                        : Future.failedFuture(KV_FAILURE + done.cause().getMessage()));
+    }
+
+    private Future<Void> fetch(String host, int port, String key, long check, PromptTokens prompt,
             double waitingTimeoutMillis, RequestScope scope) {
         String where = host + ":" + port;
         RequestOptions options = new RequestOptions()

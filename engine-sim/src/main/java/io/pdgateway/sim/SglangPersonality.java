@@ -31,7 +31,6 @@ final class SglangPersonality implements EnginePersonality {
 
     static final String NAME = "sglang";
     static final String ABORT_PATH = "/abort_request";
-    static final String KV_FAILURE = "KV transfer failed: ";
     /** SGLANG_DISAGGREGATION_BOOTSTRAP_TIMEOUT default, 300 s: how long a prefill waits for its decode. */
     static final double BOOTSTRAP_TIMEOUT_MILLIS = 300_000;
     /** SGLANG_DISAGGREGATION_WAITING_TIMEOUT default, 300 s: how long a decode waits for its KV. */
@@ -141,13 +140,8 @@ final class SglangPersonality implements EnginePersonality {
         String host = body.get("bootstrap_host").asText();
         int port = body.get("bootstrap_port").asInt();
         long room = body.get("bootstrap_room").asLong();
-        if (faults.failKvFetch()) {
-            return Future.failedFuture(KV_FAILURE + "cannot reach bootstrap server " + host + ":" + port
-                    + " (injected failKvFetch fault)");
-        }
-        return fetcher.fetch(host, port, Long.toString(room), room, request.prompt(), WAITING_TIMEOUT_MILLIS, scope)
-                .transform(done -> done.succeeded() ? Future.succeededFuture(KvPlan.REMOTE_KV)
-                        : Future.failedFuture(KV_FAILURE + done.cause().getMessage()));
+        return fetcher.plan(host, port, Long.toString(room), room, request.prompt(), WAITING_TIMEOUT_MILLIS, faults,
+                scope);
     }
 
     @Override
@@ -157,7 +151,7 @@ final class SglangPersonality implements EnginePersonality {
         }
         long room = request.body().get("bootstrap_room").asLong();
         return rendezvous.deposit(Long.toString(room), room, request.prompt(), scope)
-                .recover(e -> Future.failedFuture(KV_FAILURE + e.getMessage()));
+                .recover(e -> Future.failedFuture(KvRendezvousFetcher.KV_FAILURE + e.getMessage()));
     }
 
     @Override
@@ -195,12 +189,6 @@ final class SglangPersonality implements EnginePersonality {
     /** SGLang's ErrorResponse (its OpenAI protocol module). */
     @Override
     public ObjectNode errorBody(int status, String message) {
-        ObjectNode body = JsonCodec.object();
-        body.put("object", "error");
-        body.put("message", message);
-        body.put("type", status < 500 ? "BadRequestError" : "InternalServerError");
-        body.putNull("param");
-        body.put("code", status);
-        return body;
+        return ObjectErrorBody.of(status, message);
     }
 }

@@ -36,7 +36,6 @@ final class TrtllmPersonality implements EnginePersonality {
     static final String NAME = "trtllm";
     static final String SERVER_INFO_PATH = "/server_info";
     static final String PARAMS = "disaggregated_params";
-    static final String KV_FAILURE = "KV transfer failed: ";
     /** TensorRT-LLM's smallest global disagg id; smaller ones are local to one worker. */
     static final long MIN_GLOBAL_ID = 1L << 42;
     /**
@@ -148,14 +147,8 @@ final class TrtllmPersonality implements EnginePersonality {
             return Future.succeededFuture(KvPlan.LOCAL_PREFILL);
         }
         URI endpoint = URI.create(params.ctxInfoEndpoint());
-        if (faults.failKvFetch()) {
-            return Future.failedFuture(KV_FAILURE + "cannot reach " + params.ctxInfoEndpoint()
-                    + " (injected failKvFetch fault)");
-        }
-        return fetcher.fetch(endpoint.getHost(), endpoint.getPort(), Long.toString(params.disaggRequestId()),
-                        params.ctxRequestId(), request.prompt(), KV_TRANSFER_TIMEOUT_MILLIS, scope)
-                .transform(done -> done.succeeded() ? Future.succeededFuture(KvPlan.REMOTE_KV)
-                        : Future.failedFuture(KV_FAILURE + done.cause().getMessage()));
+        return fetcher.plan(endpoint.getHost(), endpoint.getPort(), Long.toString(params.disaggRequestId()),
+                params.ctxRequestId(), request.prompt(), KV_TRANSFER_TIMEOUT_MILLIS, faults, scope);
     }
 
     /**
@@ -174,7 +167,7 @@ final class TrtllmPersonality implements EnginePersonality {
         String key = Long.toString(params.disaggRequestId());
         if (params.generationFirst()) {
             return rendezvous.deposit(key, ctxRequestId, request.prompt(), scope)
-                    .recover(e -> Future.failedFuture(KV_FAILURE + e.getMessage()));
+                    .recover(e -> Future.failedFuture(KvRendezvousFetcher.KV_FAILURE + e.getMessage()));
         }
         // Outlives this request: the generation request arrives only after this answer.
         rendezvous.deposit(key, ctxRequestId, request.prompt(), action -> { });
@@ -223,12 +216,6 @@ final class TrtllmPersonality implements EnginePersonality {
     /** trtllm-serve's ErrorResponse: {object, message, type, param, code}. */
     @Override
     public ObjectNode errorBody(int status, String message) {
-        ObjectNode body = JsonCodec.object();
-        body.put("object", "error");
-        body.put("message", message);
-        body.put("type", status < 500 ? "BadRequestError" : "InternalServerError");
-        body.putNull("param");
-        body.put("code", status);
-        return body;
+        return ObjectErrorBody.of(status, message);
     }
 }

@@ -100,6 +100,11 @@ public final class TopLevelJson {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
+    /** The same body with no edits yet: another leg's edits over one parse. */
+    public TopLevelJson copy() {
+        return new TopLevelJson(source, openBrace, members);
+    }
+
     /** Fails naming the first of {@code keys} that appears more than once: which of two values counts is ambiguous. */
     public TopLevelJson requireUnique(Collection<String> keys) throws EngineProtocolException {
         Set<String> seen = new HashSet<>();

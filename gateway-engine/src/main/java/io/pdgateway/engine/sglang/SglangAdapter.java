@@ -76,11 +76,12 @@ public final class SglangAdapter implements EngineAdapter {
             rid = request.requestId() + "-" + Long.toHexString(room);
             client.set(RID, rid);
         }
-        byte[] decode = client.set(BOOTSTRAP_HOST, request.prefill().ip())
+        client.set(BOOTSTRAP_HOST, request.prefill().ip())
                 .set(BOOTSTRAP_PORT, request.prefill().sglangBootstrapPort())
-                .set(BOOTSTRAP_ROOM, room)
-                .toBytes();
-        byte[] prefill = PrefillBodies.oneToken(TopLevelJson.parse(decode), true).toBytes();
+                .set(BOOTSTRAP_ROOM, room);
+        byte[] decode = client.toBytes();
+        // The decode body's edits plus the one-token rewrite.
+        byte[] prefill = PrefillBodies.oneToken(client, true).toBytes();
         AbortCall abort = new AbortCall(ABORT_PATH, abortBody(rid));
         return new LegPlan(LegSchedule.CONCURRENT, prefill, decode, abort, abort);
     }

@@ -79,10 +79,10 @@ public final class TrtllmAdapter implements EngineAdapter {
 
     @Override
     public LegPlan plan(LegRequest request) throws EngineProtocolException {
+        TopLevelJson client = TopLevelJson.parse(request.raw()).requireUnique(CONTROLLED_KEYS);
         long id = ids.next();
         if (!generationFirst) {
-            ObjectNode context = params(CONTEXT_ONLY, id);
-            return LegPlan.sequential(prefill(request, context));
+            return LegPlan.sequential(prefill(client, params(CONTEXT_ONLY, id)));
         }
         TrtServerInfo info = request.serverInfo();
         if (info == null) {
@@ -97,9 +97,9 @@ public final class TrtllmAdapter implements EngineAdapter {
         if (info.encodedOpaqueState() != null) {
             generation.put("encoded_opaque_state", info.encodedOpaqueState());
         }
-        byte[] decode = generation(request).setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(generation)).toBytes();
+        byte[] decode = generation(client.copy()).setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(generation)).toBytes();
         // No abort endpoint: closing a leg's connection makes TensorRT-LLM cancel it.
-        return new LegPlan(LegSchedule.CONCURRENT, prefill(request, context), decode, null, null);
+        return new LegPlan(LegSchedule.CONCURRENT, prefill(client, context), decode, null, null);
     }
 
     @Override
@@ -108,7 +108,7 @@ public final class TrtllmAdapter implements EngineAdapter {
             return plan.decodeBody();
         }
         ObjectNode response = JsonBodies.parseObject(prefillResponse);
-        TopLevelJson decode = generation(request);
+        TopLevelJson decode = generation(TopLevelJson.parse(request.raw()).requireUnique(CONTROLLED_KEYS));
         JsonNode params = response.get(DISAGGREGATED_PARAMS);
         if (params == null || params.isNull()) {
             JsonNode first = response.path("choices").path(0);
@@ -143,15 +143,12 @@ public final class TrtllmAdapter implements EngineAdapter {
         return params;
     }
 
-    private static byte[] prefill(LegRequest request, ObjectNode context) throws EngineProtocolException {
-        TopLevelJson body = TopLevelJson.parse(request.raw()).requireUnique(CONTROLLED_KEYS)
-                .setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(context));
-        return PrefillBodies.oneToken(body, false).toBytes();
+    private static byte[] prefill(TopLevelJson client, ObjectNode context) {
+        return PrefillBodies.oneToken(client.setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(context)), false).toBytes();
     }
 
     /** The client's body for the generation leg, max_completion_tokens carried over as max_tokens. */
-    private static TopLevelJson generation(LegRequest request) throws EngineProtocolException {
-        TopLevelJson body = TopLevelJson.parse(request.raw()).requireUnique(CONTROLLED_KEYS);
+    private static TopLevelJson generation(TopLevelJson body) {
         byte[] maxCompletion = body.rawValue("max_completion_tokens");
         if (maxCompletion != null) {
             body.remove("max_completion_tokens");

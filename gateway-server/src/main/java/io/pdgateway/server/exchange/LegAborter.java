@@ -4,7 +4,6 @@ import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.engine.AbortCall;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
@@ -57,26 +56,9 @@ final class LegAborter {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(leg.pod().ip())
                 .setPort(leg.pod().port()).setURI(call.path())
                 .putHeader(HttpHeaders.CONTENT_TYPE, "application/json").putHeader("X-Request-Id", requestId);
-        Promise<Void> answered = Promise.promise();
-        long timeoutMs = millis(knobs.decodeAbortTimeout());
-        long timer = up.vertx().setTimer(timeoutMs, id -> answered.tryFail("no answer within " + timeoutMs + " ms"));
-        up.client().request(options)
-                .compose(request -> {
-                    answered.future().onFailure(late -> request.reset()); // timed out: drop the connection too
-                    return request.send(Buffer.buffer(call.body()));
-                })
-                .compose(response -> response.body().map(body -> response.statusCode()))
-                .onComplete(status -> {
-                    up.vertx().cancelTimer(timer);
-                    if (status.failed()) {
-                        answered.tryFail(status.cause());
-                    } else if (status.result() / 100 != 2) {
-                        answered.tryFail("answered " + status.result());
-                    } else {
-                        answered.tryComplete();
-                    }
-                });
-        return answered.future();
+        return PodCall.send(up.vertx(), up.client(), options, call.body(), millis(knobs.decodeAbortTimeout()))
+                .compose(answer -> answer.status() / 100 == 2 ? Future.<Void>succeededFuture()
+                        : Future.<Void>failedFuture("answered " + answer.status()));
     }
 
     /** Knob seconds as timer milliseconds; Vert.x timers need at least 1 ms. */

@@ -74,29 +74,17 @@ public final class ServerInfoCache {
 
     private Future<TrtServerInfo> lookUp(Pod pod, EngineAdapter adapter) {
         String path = adapter.serverInfoPath();
-        Promise<TrtServerInfo> result = Promise.promise();
-        long timeoutMs = LOOKUP_TIMEOUT.toMillis();
-        long timer = vertx.setTimer(timeoutMs, id -> result.tryFail(path + " did not answer within " + timeoutMs + " ms"));
-        client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost(pod.ip()).setPort(pod.port()).setURI(path))
-                .compose(request -> {
-                    result.future().onFailure(late -> request.reset());
-                    return request.send();
-                })
-                .compose(response -> response.body().compose(body -> response.statusCode() == 200
-                        ? Future.succeededFuture(body.getBytes())
-                        : Future.failedFuture(path + " answered " + response.statusCode())))
-                .onComplete(body -> {
-                    vertx.cancelTimer(timer);
-                    if (body.failed()) {
-                        result.tryFail(body.cause());
-                        return;
-                    }
-                    try {
-                        result.tryComplete(adapter.parseServerInfo(body.result()));
-                    } catch (EngineProtocolException e) {
-                        result.tryFail(e.getMessage());
-                    }
-                });
-        return result.future();
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(pod.ip()).setPort(pod.port())
+                .setURI(path);
+        return PodCall.send(vertx, client, options, null, LOOKUP_TIMEOUT.toMillis()).compose(answer -> {
+            if (answer.status() != 200) {
+                return Future.failedFuture(path + " answered " + answer.status());
+            }
+            try {
+                return Future.succeededFuture(adapter.parseServerInfo(answer.body()));
+            } catch (EngineProtocolException e) {
+                return Future.failedFuture(e.getMessage());
+            }
+        });
     }
 }
