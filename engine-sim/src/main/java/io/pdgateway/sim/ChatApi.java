@@ -24,7 +24,7 @@ final class ChatApi implements CompletionApi {
 
     /** The messages' text contents joined by spaces; content parts contribute their {@code text}. */
     @Override
-    public PromptTokens prompt(JsonNode body, int blockSize) throws ApiException {
+    public PromptTokens prompt(JsonNode body, int blockSize, boolean asIds) throws ApiException {
         JsonNode messages = body.get("messages");
         if (!messages.isArray() || messages.isEmpty()) {
             throw ApiException.badRequest("messages must be a non-empty list of messages");
@@ -36,7 +36,7 @@ final class ChatApi implements CompletionApi {
             }
             appendContent(text, message.get("content"));
         }
-        return PromptTokens.ofText(text.toString(), blockSize);
+        return asIds ? PromptTokens.ofTextAsIds(text.toString(), blockSize) : PromptTokens.ofText(text.toString(), blockSize);
     }
 
     private static void appendContent(StringBuilder text, JsonNode content) throws ApiException {

@@ -12,8 +12,12 @@ interface CompletionApi {
     /** The body field holding the prompt: {@code messages} or {@code prompt}. */
     String promptField();
 
-    /** Counts the prompt; fails with 400 when the field has the wrong shape. */
-    PromptTokens prompt(JsonNode body, int blockSize) throws ApiException;
+    /**
+     * Counts the prompt; fails with 400 when the field has the wrong shape.
+     *
+     * @param asIds read text as pseudo token ids ({@link PromptTokens#ofTextAsIds}), for engines that report them
+     */
+    PromptTokens prompt(JsonNode body, int blockSize, boolean asIds) throws ApiException;
 
     /** Prefix of the response id: {@code chatcmpl-} or {@code cmpl-}. */
     String idPrefix();

@@ -3,19 +3,23 @@ package io.pdgateway.sim;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One completion request from arrival to its end: streams tokens as the engine produces them (each SSE event its
  * own write, flushed when the step that produced it ends), or answers once at the end; applies the token-count
- * faults; and notices a client that leaves, dropping its sequence from the batch at once.
+ * faults; notices a client that leaves, dropping its sequence from the batch at once; and drops the request when
+ * the engine is asked to ({@link #abort()}, SGLang's /abort_request).
  *
- * <p>Every exchange ends exactly once, through {@link #end()}: normal end, error, drop or client close.
- * {@link PodContext#openStreams} counts exchanges not yet ended.
+ * <p>Every exchange ends exactly once, through {@link #end()}: normal end, error, drop, abort or client close.
+ * {@link PodContext#openStreams} counts exchanges not yet ended; work registered with {@link #onEnd} runs then.
  */
-final class CompletionExchange implements SequenceListener {
+final class CompletionExchange implements SequenceListener, RequestScope {
 
     static final String SSE_CONTENT_TYPE = "text/event-stream; charset=utf-8";
     static final String JSON_CONTENT_TYPE = "application/json";
+    static final String FINISHED_ABORT = "abort";
     private static final String DONE_EVENT = "data: [DONE]\n\n";
 
     private final HttpServerRequest request;
@@ -24,11 +28,13 @@ final class CompletionExchange implements SequenceListener {
     private final CompletionApi api;
     private final long arrivalNanos = System.nanoTime();
     private final StringBuilder text = new StringBuilder();
+    private final List<Runnable> endActions = new ArrayList<>();
 
     private CompletionRequest parsed;
     private FaultConfig faults;
     private ResponseHead head;
     private Sequence sequence;
+    private int produced;
     private boolean ended;
 
     CompletionExchange(HttpServerRequest request, PodContext pod, CompletionApi api) {
@@ -40,12 +46,36 @@ final class CompletionExchange implements SequenceListener {
         response.closeHandler(v -> onConnectionClosed());
     }
 
-    /** Answers with the engine's error body, unless the exchange already ended. */
+    /**
+     * The request passed validation: it gets its id (and, with a rid, a place in the pod's live requests that
+     * /abort_request looks in). SGLang opens a stream's headers here, before any token.
+     */
+    void accept(CompletionRequest parsed) {
+        this.parsed = parsed;
+        String id = pod.personality.requestId(parsed, request.getHeader("x-request-id"));
+        head = new ResponseHead(api.idPrefix() + (id == null || id.isBlank() ? pod.randomId() : id),
+                System.currentTimeMillis() / 1000, parsed.model());
+        if (parsed.rid() != null) {
+            pod.live.put(parsed.rid(), this);
+        }
+        if (parsed.stream() && pod.personality.streamHeadersFirst()) {
+            openStream();
+            response.writeHead();
+        }
+    }
+
+    /** Answers with the engine's error body, or with an error event when the stream's headers already went out. */
     void fail(int status, String message) {
         if (ended) {
             return;
         }
         end();
+        if (response.headWritten()) {
+            ObjectNode body = pod.personality.errorBody(status, message);
+            send(body.has("error") ? body : (ObjectNode) JsonCodec.object().set("error", body));
+            response.end(DONE_EVENT);
+            return;
+        }
         response.setStatusCode(status).putHeader("content-type", JSON_CONTENT_TYPE)
                 .end(JsonCodec.write(pod.personality.errorBody(status, message)));
     }
@@ -61,27 +91,46 @@ final class CompletionExchange implements SequenceListener {
     }
 
     /** Hands the request to the engine; tokens arrive through {@link #onToken}. */
-    void start(CompletionRequest parsed, FaultConfig faults, KvPlan plan) {
+    void start(FaultConfig faults, KvPlan plan) {
         if (ended) {
-            return; // the client left while the KV was on its way
+            return; // the client left, or the request was aborted, while the KV was on its way
         }
-        this.parsed = parsed;
         this.faults = faults;
-        // vLLM takes the X-Request-Id header as the base of the response id when the client sends one.
-        String base = request.getHeader("x-request-id");
-        head = new ResponseHead(api.idPrefix() + (base == null || base.isBlank() ? pod.randomId() : base),
-                System.currentTimeMillis() / 1000, parsed.model());
         sequence = new Sequence(parsed.prompt(), parsed.maxTokens(), plan.needsPrefill(), this, arrivalNanos);
         if (parsed.stream()) {
-            response.setStatusCode(200).setChunked(true).putHeader("content-type", SSE_CONTENT_TYPE);
+            openStream();
         }
         if (faults.hangAfterTokens() == 0) {
-            if (parsed.stream()) {
+            if (parsed.stream() && !response.headWritten()) {
                 response.writeHead();
             }
             return; // hangs: headers at most, until the client gives up
         }
         pod.loop.submit(sequence);
+    }
+
+    /**
+     * Drops the request as the engine's abort does (SGLang, graceful): it leaves the batch, and the client gets what
+     * was generated with finish_reason "abort". False when the request had already ended.
+     */
+    boolean abort() {
+        if (ended) {
+            return false;
+        }
+        if (sequence != null) {
+            pod.loop.cancel(sequence);
+        }
+        end();
+        ObjectNode usage = CompletionApi.usage(parsed.prompt().count(), produced);
+        if (parsed.stream()) {
+            openStream();
+            send(api.tokenChunk(head, "", FINISHED_ABORT));
+            response.end(DONE_EVENT);
+        } else {
+            response.setStatusCode(200).putHeader("content-type", JSON_CONTENT_TYPE)
+                    .end(JsonCodec.write(api.completion(head, text.toString(), FINISHED_ABORT, usage)));
+        }
+        return true;
     }
 
     @Override
@@ -98,29 +147,54 @@ final class CompletionExchange implements SequenceListener {
         } else {
             text.append(token);
         }
-        int produced = index + 1;
+        produced = index + 1;
         if (faults.dropAfterTokens() >= 0 && produced >= faults.dropAfterTokens()) {
             pod.loop.cancel(sequence);
             drop();
         } else if (faults.hangAfterTokens() >= 0 && produced >= faults.hangAfterTokens()) {
             pod.loop.cancel(sequence); // leaves the batch; the response stays open until the client gives up
         } else if (finishReason != null) {
-            finish(finishReason, produced);
+            pod.personality.release(parsed, this).onComplete(released -> {
+                if (ended) {
+                    return;
+                }
+                if (released.failed()) {
+                    fail(500, released.cause().getMessage());
+                } else {
+                    finish(finishReason, produced);
+                }
+            });
         }
     }
 
     private void finish(String finishReason, int completionTokens) {
         ObjectNode usage = CompletionApi.usage(parsed.prompt().count(), completionTokens);
-        end();
         if (parsed.stream()) {
+            end();
             if (parsed.includeUsage()) {
                 send(api.usageChunk(head, usage));
             }
             response.end(DONE_EVENT);
         } else {
             ObjectNode body = api.completion(head, text.toString(), finishReason, usage);
-            pod.personality.completeResponse(parsed, body);
+            pod.personality.completeResponse(parsed, body); // before end(): the request's state is still there
+            end();
             response.setStatusCode(200).putHeader("content-type", JSON_CONTENT_TYPE).end(JsonCodec.write(body));
+        }
+    }
+
+    @Override
+    public void onEnd(Runnable action) {
+        if (ended) {
+            action.run();
+        } else {
+            endActions.add(action);
+        }
+    }
+
+    private void openStream() {
+        if (!response.headWritten()) {
+            response.setStatusCode(200).setChunked(true).putHeader("content-type", SSE_CONTENT_TYPE);
         }
     }
 
@@ -146,5 +220,11 @@ final class CompletionExchange implements SequenceListener {
     private void end() {
         ended = true;
         pod.openStreams.decrementAndGet();
+        if (parsed != null && parsed.rid() != null) {
+            pod.live.remove(parsed.rid(), this);
+        }
+        List<Runnable> actions = new ArrayList<>(endActions);
+        endActions.clear();
+        actions.forEach(Runnable::run);
     }
 }

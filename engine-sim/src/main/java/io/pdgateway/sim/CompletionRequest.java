@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param maxTokens    tokens to generate
  * @param minTokens    {@code min_tokens} (the simulator always generates maxTokens, so it only validates it)
  * @param prompt       the prompt as the simulator counts it
+ * @param rid          the body's {@code rid} (SGLang's request id) when it is a string, else null
  */
 record CompletionRequest(
         JsonNode body,
@@ -20,5 +21,6 @@ record CompletionRequest(
         boolean includeUsage,
         int maxTokens,
         int minTokens,
-        PromptTokens prompt) {
+        PromptTokens prompt,
+        String rid) {
 }

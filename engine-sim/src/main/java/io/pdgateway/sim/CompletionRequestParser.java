@@ -11,11 +11,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 final class CompletionRequestParser {
 
     private final SimConfig config;
+    private final EnginePersonality personality;
     /** Longest prompt + completion: the model's context, and never more than the KV cache holds. */
     private final int contextLimit;
 
-    CompletionRequestParser(SimConfig config, int kvCapacityTokens) {
+    CompletionRequestParser(SimConfig config, EnginePersonality personality, int kvCapacityTokens) {
         this.config = config;
+        this.personality = personality;
         this.contextLimit = Math.min(config.timing().maxModelLen(), kvCapacityTokens);
     }
 
@@ -39,7 +41,7 @@ final class CompletionRequestParser {
         if (!json.hasNonNull(api.promptField())) {
             throw ApiException.badRequest("Field required: " + api.promptField());
         }
-        PromptTokens prompt = api.prompt(json, config.timing().blockSizeTokens());
+        PromptTokens prompt = personality.prompt(json, api, config.timing().blockSizeTokens());
         if (!model.asText().equals(config.modelName())) {
             throw new ApiException(404, "The model `" + model.asText() + "` does not exist.");
         }
@@ -69,7 +71,9 @@ final class CompletionRequestParser {
             throw ApiException.badRequest(
                     "min_tokens must be less than or equal to max_tokens=" + maxTokens + ", got " + min + ".");
         }
-        return new CompletionRequest(json, model.asText(), stream, includeUsage, maxTokens, min, prompt);
+        JsonNode rid = json.get("rid");
+        return new CompletionRequest(json, model.asText(), stream, includeUsage, maxTokens, min, prompt,
+                rid != null && rid.isTextual() ? rid.asText() : null);
     }
 
     private static boolean includeUsage(JsonNode json, boolean stream) throws ApiException {

@@ -15,7 +15,7 @@ final class CompletionsEndpoint {
 
     CompletionsEndpoint(PodContext pod) {
         this.pod = pod;
-        this.parser = new CompletionRequestParser(pod.config, pod.kvPool.capacityTokens());
+        this.parser = new CompletionRequestParser(pod.config, pod.personality, pod.kvPool.capacityTokens());
     }
 
     void handle(HttpServerRequest request, String body, CompletionApi api) {
@@ -23,6 +23,7 @@ final class CompletionsEndpoint {
         CompletionRequest parsed;
         try {
             parsed = parser.parse(body, api);
+            pod.personality.validate(parsed);
         } catch (ApiException e) {
             exchange.fail(e.status(), e.getMessage());
             return;
@@ -39,9 +40,10 @@ final class CompletionsEndpoint {
             exchange.drop();
             return;
         }
-        pod.personality.planKv(parsed, faults).onComplete(plan -> {
+        exchange.accept(parsed);
+        pod.personality.planKv(parsed, faults, exchange).onComplete(plan -> {
             if (plan.succeeded()) {
-                exchange.start(parsed, faults, plan.result());
+                exchange.start(faults, plan.result());
             } else {
                 exchange.fail(500, plan.cause().getMessage());
             }

@@ -1,5 +1,6 @@
 package io.pdgateway.sim;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 
@@ -23,11 +24,48 @@ interface EnginePersonality {
     /** Binds to its pod once the pod's services exist: creates per-pod state and adds engine-specific routes. */
     void attach(PodContext pod, RouteTable routes);
 
+    /** Starts what the engine runs beside its HTTP port (SGLang: the prefill's bootstrap server). */
+    default Future<Void> start() {
+        return Future.succeededFuture();
+    }
+
+    default Future<Void> stop() {
+        return Future.succeededFuture();
+    }
+
+    /** Counts the prompt as this engine does; TensorRT-LLM reads chat prompt_token_ids and reports ids. */
+    default PromptTokens prompt(JsonNode body, CompletionApi api, int blockSize) throws ApiException {
+        return api.prompt(body, blockSize, false);
+    }
+
+    /** Refuses what this engine refuses beyond the OpenAI checks (its P/D fields, unsupported keys). */
+    default void validate(CompletionRequest request) throws ApiException {
+    }
+
+    /** SGLang answers a stream's headers as soon as the request is accepted, before its first token. */
+    default boolean streamHeadersFirst() {
+        return false;
+    }
+
+    /** The engine's request id for a request: the base of the response id and the name /abort_request uses. */
+    default String requestId(CompletionRequest request, String requestIdHeader) {
+        return requestIdHeader;
+    }
+
     /**
      * Reads the request's P/D fields and decides how it joins the engine. A decode pod given a remote prefill
-     * fetches the KV here; a failed future becomes a 500 before any response header.
+     * fetches the KV here; a failed future becomes a 500 (or a stream error once SGLang's headers went out).
      */
-    Future<KvPlan> planKv(CompletionRequest request, FaultConfig faults);
+    Future<KvPlan> planKv(CompletionRequest request, FaultConfig faults, RequestScope scope);
+
+    /**
+     * Called when the request's last token is out, before its response ends: a prefill hands its KV over here, and
+     * the response ends when the future completes (SGLang: once the decode pod took the KV). A failed future
+     * answers 500.
+     */
+    default Future<Void> release(CompletionRequest request, RequestScope scope) {
+        return Future.succeededFuture();
+    }
 
     /** Adds the engine's P/D fields to a finished non-streaming response (vLLM: kv_transfer_params). */
     void completeResponse(CompletionRequest request, ObjectNode response);

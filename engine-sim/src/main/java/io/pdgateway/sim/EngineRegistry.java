@@ -8,7 +8,9 @@ import java.util.function.Supplier;
 final class EngineRegistry {
 
     private static final Map<String, Supplier<EnginePersonality>> ENGINES = Map.of(
-            VllmPersonality.NAME, VllmPersonality::new);
+            VllmPersonality.NAME, VllmPersonality::new,
+            SglangPersonality.NAME, SglangPersonality::new,
+            TrtllmPersonality.NAME, TrtllmPersonality::new);
 
     private EngineRegistry() {
     }

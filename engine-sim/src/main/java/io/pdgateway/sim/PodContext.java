@@ -35,12 +35,17 @@ final class PodContext {
     final AtomicInteger kvMissing = new AtomicInteger();
     /** KV side-channel fetches this pod answered with the KV. */
     final AtomicInteger kvTransfersServed = new AtomicInteger();
+    /** Requests an abort call (SGLang's /abort_request) found in flight and dropped. */
+    final AtomicInteger requestsAborted = new AtomicInteger();
+    /** Requests in flight that carry an engine request id (SGLang's rid), by that id: what an abort call names. */
+    final java.util.Map<String, CompletionExchange> live = new java.util.HashMap<>();
 
     private SplittableRandom random;
     private volatile FaultConfig faults;
     private volatile boolean closing;
     private volatile int port;
     private volatile String engineId = "";
+    private volatile int bootstrapPort = -1;
 
     PodContext(Vertx vertx, Context context, SimConfig config, EnginePersonality personality, HttpClient client) {
         this.vertx = vertx;
@@ -72,6 +77,15 @@ final class PodContext {
 
     int port() {
         return port;
+    }
+
+    /** The port of the engine's side server (SGLang prefill: the bootstrap server), or -1 when it runs none. */
+    int bootstrapPort() {
+        return bootstrapPort;
+    }
+
+    void bootstrapBound(int actualPort) {
+        this.bootstrapPort = actualPort;
     }
 
     String engineId() {

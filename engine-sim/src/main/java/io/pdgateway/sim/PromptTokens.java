@@ -6,12 +6,17 @@ package io.pdgateway.sim;
  * (so a decode pod can tell that the KV it fetched belongs to its own prompt).
  *
  * <p>Text is not tokenized: the simulator takes {@value #CHARS_PER_TOKEN} characters as one token, so a block of
- * 16 tokens is 64 characters. Token-id prompts count one token per id.
+ * 16 tokens is 64 characters. Token-id prompts count one token per id. Engines that report the prompt's token ids
+ * (TensorRT-LLM's {@code prompt_token_ids}) use {@link #ofTextAsIds}: one pseudo id per four characters, so the same
+ * text and its ids are the same prompt (same count, same digest).
  */
 final class PromptTokens {
 
     /** The usual English-text ratio; the design uses the same bytes/4 estimate for token_load. */
     static final int CHARS_PER_TOKEN = 4;
+
+    /** Llama 3's vocabulary size (the timing profiles' model): pseudo ids fall in [0, VOCAB). */
+    static final int VOCAB = 128_256;
 
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
@@ -19,11 +24,13 @@ final class PromptTokens {
     private final int count;
     private final long[] blockHashes;
     private final long digest;
+    private final long[] ids;
 
-    private PromptTokens(int count, long[] blockHashes, long digest) {
+    private PromptTokens(int count, long[] blockHashes, long digest, long[] ids) {
         this.count = count;
         this.blockHashes = blockHashes;
         this.digest = digest;
+        this.ids = ids;
     }
 
     static PromptTokens ofText(String text, int blockSize) {
@@ -43,7 +50,21 @@ final class PromptTokens {
         for (int i = 0; i < text.length(); i++) {
             digest = mix(digest, text.charAt(i));
         }
-        return new PromptTokens(count, hashes, mix(digest, count));
+        return new PromptTokens(count, hashes, mix(digest, count), null);
+    }
+
+    /** The text as pseudo token ids (see the class comment), the way a tokenizing engine sees it. */
+    static PromptTokens ofTextAsIds(String text, int blockSize) {
+        int count = Math.max(1, text.length() / CHARS_PER_TOKEN);
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            long h = FNV_OFFSET;
+            for (int c = i * CHARS_PER_TOKEN, end = Math.min(text.length(), c + CHARS_PER_TOKEN); c < end; c++) {
+                h = mix(h, text.charAt(c));
+            }
+            ids[i] = Math.floorMod(h, (long) VOCAB);
+        }
+        return ofIds(ids, blockSize);
     }
 
     static PromptTokens ofIds(long[] ids, int blockSize) {
@@ -61,11 +82,16 @@ final class PromptTokens {
         for (long id : ids) {
             digest = mix(digest, id);
         }
-        return new PromptTokens(Math.max(1, ids.length), hashes, mix(digest, ids.length));
+        return new PromptTokens(Math.max(1, ids.length), hashes, mix(digest, ids.length), ids.clone());
     }
 
     int count() {
         return count;
+    }
+
+    /** The token ids, or null for a prompt counted from its text. */
+    long[] ids() {
+        return ids == null ? null : ids.clone();
     }
 
     int fullBlocks() {

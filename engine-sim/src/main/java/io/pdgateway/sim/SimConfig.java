@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * Everything one simulated pod needs. Build it with {@link #builder()}; every field has a default.
  *
- * @param engine           engine personality: {@code vllm} (SGLang and TRT-LLM plug in through the same seam)
+ * @param engine           engine personality: {@code vllm}, {@code sglang} or {@code trtllm}
  * @param role             prefill, decode or combined
  * @param host             bind address; tests give each pod its own loopback address (127.0.0.2, 127.0.0.3, …)
  *                         so a request sent to the wrong pod fails instead of passing silently
@@ -17,6 +17,10 @@ import java.util.Objects;
  * @param seed             seeds generated text, request ids and injected error draws
  * @param faults           injected failures
  * @param defaultMaxTokens completion length when a request names neither max_tokens nor max_completion_tokens
+ * @param bootstrapPort    SGLang prefill role: port of the bootstrap server decode pods fetch the KV through, on
+ *                         {@code host}; 0 for an ephemeral one ({@link SimPod#bootstrapPort()} tells which)
+ * @param trtPythonTransceiver TensorRT-LLM: the Python KV-cache transceiver, whose /server_info reports the
+ *                         metadata generation_first needs; false is the C++ one, which reports none
  */
 public record SimConfig(
         String engine,
@@ -28,7 +32,9 @@ public record SimConfig(
         TimingProfile timing,
         long seed,
         FaultConfig faults,
-        int defaultMaxTokens) {
+        int defaultMaxTokens,
+        int bootstrapPort,
+        boolean trtPythonTransceiver) {
 
     /** The engine every pod simulates unless told otherwise. */
     public static final String DEFAULT_ENGINE = "vllm";
@@ -41,6 +47,8 @@ public record SimConfig(
      * rest of the context window.
      */
     public static final int DEFAULT_MAX_TOKENS = 16;
+    /** SGLang's --disaggregation-bootstrap-port default, the same 8998 the spec's annotation defaults to. */
+    public static final int DEFAULT_BOOTSTRAP_PORT = 8998;
 
     public SimConfig {
         Objects.requireNonNull(engine, "engine");
@@ -64,6 +72,9 @@ public record SimConfig(
         if (defaultMaxTokens < 1) {
             throw new IllegalArgumentException("defaultMaxTokens must be >= 1, got " + defaultMaxTokens);
         }
+        if (bootstrapPort < 0 || bootstrapPort > 65_535) {
+            throw new IllegalArgumentException("bootstrapPort must be within 0..65535, got " + bootstrapPort);
+        }
     }
 
     /** A builder holding every default: vllm, combined, 127.0.0.1, ephemeral port, my-model, real time. */
@@ -74,7 +85,8 @@ public record SimConfig(
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder().engine(engine).role(role).host(host).port(port).modelName(modelName)
-                .timeScale(timeScale).timing(timing).seed(seed).faults(faults).defaultMaxTokens(defaultMaxTokens);
+                .timeScale(timeScale).timing(timing).seed(seed).faults(faults).defaultMaxTokens(defaultMaxTokens)
+                .bootstrapPort(bootstrapPort).trtPythonTransceiver(trtPythonTransceiver);
     }
 
     /** Fluent construction of a {@link SimConfig}; validation happens in {@link #build()}. */
@@ -89,6 +101,8 @@ public record SimConfig(
         private long seed;
         private FaultConfig faults = FaultConfig.none();
         private int defaultMaxTokens = DEFAULT_MAX_TOKENS;
+        private int bootstrapPort = DEFAULT_BOOTSTRAP_PORT;
+        private boolean trtPythonTransceiver = true;
 
         private Builder() {
         }
@@ -143,9 +157,19 @@ public record SimConfig(
             return this;
         }
 
+        public Builder bootstrapPort(int bootstrapPort) {
+            this.bootstrapPort = bootstrapPort;
+            return this;
+        }
+
+        public Builder trtPythonTransceiver(boolean trtPythonTransceiver) {
+            this.trtPythonTransceiver = trtPythonTransceiver;
+            return this;
+        }
+
         public SimConfig build() {
             return new SimConfig(engine, role, host, port, modelName, timeScale, timing, seed, faults,
-                    defaultMaxTokens);
+                    defaultMaxTokens, bootstrapPort, trtPythonTransceiver);
         }
     }
 }

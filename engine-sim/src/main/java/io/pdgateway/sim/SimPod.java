@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A simulated inference-engine pod: a real HTTP server on its own address speaking the engine's wire protocol
- * (vLLM's OpenAI-compatible API now), in the prefill, decode or combined role, with the timing model of
+ * (vLLM, SGLang or TensorRT-LLM), in the prefill, decode or combined role, with the timing model of
  * {@link TimingProfile}. Embeddable (tests and the demo start several in one Vert.x instance) and observable:
  * it records every request it receives and counts open, cancelled and dropped responses.
  *
@@ -98,6 +98,16 @@ public final class SimPod {
     /** KV side-channel fetches this pod answered with the KV (prefill role). */
     public int kvTransfersServed() {
         return pod.kvTransfersServed.get();
+    }
+
+    /** Requests an abort call (SGLang's {@code /abort_request}) found in flight and dropped. */
+    public int requestsAborted() {
+        return pod.requestsAborted.get();
+    }
+
+    /** The SGLang prefill's bootstrap server port (useful when configured as 0), or -1 when the pod runs none. */
+    public int bootstrapPort() {
+        return pod.bootstrapPort();
     }
 
     /** Stops the pod: closes its server and connections, cancels its timers. */

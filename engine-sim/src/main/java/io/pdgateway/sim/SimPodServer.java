@@ -53,19 +53,20 @@ final class SimPodServer extends VerticleBase {
                 .putHeader("content-type", CompletionExchange.JSON_CONTENT_TYPE).end(JsonCodec.write(models())));
         personality.attach(pod, routes);
         server = vertx.createHttpServer().requestHandler(request -> receive(request, routes));
-        return server.listen(config.port(), config.host()).onSuccess(listening -> {
+        return server.listen(config.port(), config.host()).compose(listening -> {
             pod.bound(listening.actualPort());
-            LOG.info("{} sim pod started: role={} address={}:{} model={} engine_id={} time_scale={}",
-                    config.engine(), config.role().label(), config.host(), listening.actualPort(),
-                    config.modelName(), pod.engineId(), config.timeScale());
-        });
+            return personality.start();
+        }).onSuccess(started -> LOG.info(
+                "{} sim pod started: role={} address={}:{} model={} engine_id={} bootstrap_port={} time_scale={}",
+                config.engine(), config.role().label(), config.host(), pod.port(), config.modelName(), pod.engineId(),
+                pod.bootstrapPort(), config.timeScale()));
     }
 
     @Override
     public Future<?> stop() {
         pod.markClosing();
         pod.loop.stop();
-        return server.close().eventually(() -> client.close());
+        return pod.personality.stop().eventually(() -> server.close()).eventually(() -> client.close());
     }
 
     private void receive(HttpServerRequest request, RouteTable routes) {

@@ -23,10 +23,10 @@ final class TextCompletionApi implements CompletionApi {
     }
 
     @Override
-    public PromptTokens prompt(JsonNode body, int blockSize) throws ApiException {
+    public PromptTokens prompt(JsonNode body, int blockSize, boolean asIds) throws ApiException {
         JsonNode prompt = body.get("prompt");
         if (prompt.isTextual()) {
-            return PromptTokens.ofText(prompt.asText(), blockSize);
+            return text(prompt.asText(), blockSize, asIds);
         }
         if (prompt.isArray() && !prompt.isEmpty()) {
             if (allMatch(prompt, JsonNode::isIntegralNumber)) {
@@ -39,10 +39,14 @@ final class TextCompletionApi implements CompletionApi {
             if (allMatch(prompt, JsonNode::isTextual)) {
                 StringBuilder text = new StringBuilder();
                 prompt.forEach(p -> text.append(p.asText()));
-                return PromptTokens.ofText(text.toString(), blockSize);
+                return text(text.toString(), blockSize, asIds);
             }
         }
         throw ApiException.badRequest("prompt must be a string, a list of strings or a list of token ids");
+    }
+
+    private static PromptTokens text(String text, int blockSize, boolean asIds) {
+        return asIds ? PromptTokens.ofTextAsIds(text, blockSize) : PromptTokens.ofText(text, blockSize);
     }
 
     private static boolean allMatch(JsonNode array, java.util.function.Predicate<JsonNode> test) {

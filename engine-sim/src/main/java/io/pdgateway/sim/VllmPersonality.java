@@ -53,7 +53,7 @@ final class VllmPersonality implements EnginePersonality {
     }
 
     @Override
-    public Future<KvPlan> planKv(CompletionRequest request, FaultConfig faults) {
+    public Future<KvPlan> planKv(CompletionRequest request, FaultConfig faults, RequestScope scope) {
         if (pod.config.role() != SimRole.DECODE) {
             return Future.succeededFuture(KvPlan.LOCAL_PREFILL);
         }

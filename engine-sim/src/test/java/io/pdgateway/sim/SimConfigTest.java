@@ -21,6 +21,8 @@ class SimConfigTest {
         assertThat(config.timing()).isEqualTo(TimingProfile.llama3_8b_h100());
         assertThat(config.faults()).isEqualTo(FaultConfig.none());
         assertThat(config.defaultMaxTokens()).isEqualTo(16);
+        assertThat(config.bootstrapPort()).as("SGLang's default").isEqualTo(8998);
+        assertThat(config.trtPythonTransceiver()).isTrue();
     }
 
     @Test
@@ -28,7 +30,7 @@ class SimConfigTest {
         assertThatThrownBy(() -> SimConfig.builder().engine("tgi").build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tgi")
-                .hasMessageContaining("supported: vllm");
+                .hasMessageContaining("supported: sglang, trtllm, vllm");
     }
 
     @Test

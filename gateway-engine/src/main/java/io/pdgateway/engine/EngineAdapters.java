@@ -1,25 +1,45 @@
 package io.pdgateway.engine;
 
+import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.engine.sglang.SglangAdapter;
+import io.pdgateway.engine.trtllm.TrtRequestIds;
+import io.pdgateway.engine.trtllm.TrtllmAdapter;
 import io.pdgateway.engine.vllm.VllmAdapter;
+import java.time.InstantSource;
 import java.util.Map;
+import java.util.random.RandomGenerator;
 
-/** Engine label → adapter. */
+/** Engine label → adapter, configured once per gateway process. Thread-safe. */
 public final class EngineAdapters {
-    private static final Map<String, EngineAdapter> ADAPTERS = Map.of(VllmAdapter.ENGINE, new VllmAdapter());
+    private final Map<String, EngineAdapter> adapters;
 
-    private EngineAdapters() {}
+    private EngineAdapters(Map<String, EngineAdapter> adapters) {
+        this.adapters = Map.copyOf(adapters);
+    }
+
+    /**
+     * The adapters of every engine this build speaks.
+     *
+     * @param rooms draws SGLang bootstrap rooms; they must differ across gateway replicas sharing prefill pods, so
+     *     production passes a generator seeded from a secure source
+     * @param clock the time in TensorRT-LLM's Snowflake ids
+     */
+    public static EngineAdapters create(GatewaySettings settings, RandomGenerator rooms, InstantSource clock) {
+        boolean generationFirst = GatewaySettings.GENERATION_FIRST.equals(settings.trtScheduleStyle());
+        return new EngineAdapters(Map.of(
+                VllmAdapter.ENGINE, new VllmAdapter(),
+                SglangAdapter.ENGINE, new SglangAdapter(rooms),
+                TrtllmAdapter.ENGINE, new TrtllmAdapter(generationFirst,
+                        new TrtRequestIds(settings.trtMachineId(), clock))));
+    }
 
     /** The adapter for the engine label, or null when this build does not speak that engine's PD protocol. */
-    public static EngineAdapter forEngine(String engine) {
-        return engine == null ? null : ADAPTERS.get(engine);
+    public EngineAdapter forEngine(String engine) {
+        return engine == null ? null : adapters.get(engine);
     }
 
     /** Default metrics path for an engine; TensorRT-LLM serves Prometheus under /prometheus/metrics (reference §4). */
     public static String metricsPath(String engine) {
-        EngineAdapter adapter = forEngine(engine);
-        if (adapter != null) {
-            return adapter.metricsPath();
-        }
-        return "trtllm".equals(engine) ? "/prometheus/metrics" : "/metrics";
+        return TrtllmAdapter.ENGINE.equals(engine) ? TrtllmAdapter.METRICS_PATH : "/metrics";
     }
 }

@@ -1,7 +1,9 @@
 package io.pdgateway.server;
 
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
+import io.pdgateway.server.exchange.ServerInfoCache;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.OpenAiFront;
 import io.micrometer.core.instrument.Gauge;
@@ -20,8 +22,12 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.PoolOptions;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.InstantSource;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +89,9 @@ public final class GatewayServer {
             long seed) {
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
-        Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics);
+        Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics,
+                EngineAdapters.create(settings, roomGenerator(), InstantSource.system()),
+                new ServerInfoCache(vertx, gateway.client, InstantSource.system()));
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
                 .requestHandler(front)
@@ -110,6 +118,14 @@ public final class GatewayServer {
                     });
                     return gateway;
                 });
+    }
+
+    /**
+     * SGLang bootstrap rooms must differ across gateway replicas that share prefill pods, so they never come from the
+     * routing seed (a fixed seed in tests and the demo): a generator seeded from the OS's secure source.
+     */
+    private static RandomGenerator roomGenerator() {
+        return new SplittableRandom(new SecureRandom().nextLong());
     }
 
     public int port() {

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
-import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.engine.PrefillBodies;
 
 /**
@@ -24,17 +24,16 @@ public final class VllmAdapter implements EngineAdapter {
     }
 
     @Override
-    public LegSchedule schedule() {
-        return LegSchedule.SEQUENTIAL;
-    }
-
-    @Override
     public String metricsPath() {
         return "/metrics";
     }
 
     @Override
-    public byte[] prefillBody(LegRequest request) {
+    public LegPlan plan(LegRequest request) {
+        return LegPlan.sequential(prefillBody(request));
+    }
+
+    private static byte[] prefillBody(LegRequest request) {
         ObjectNode body = PrefillBodies.oneToken(request.body());
         if (connector(request) == KvConnector.SHFS) {
             // Asks the prefill pod to keep the KV for a remote decode and tell us where it is.
@@ -50,7 +49,7 @@ public final class VllmAdapter implements EngineAdapter {
     }
 
     @Override
-    public byte[] decodeBody(LegRequest request, byte[] prefillResponse) throws EngineProtocolException {
+    public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
         ObjectNode response = JsonBodies.parseObject(prefillResponse);
         ObjectNode body = request.body().deepCopy();
         if (connector(request) == KvConnector.NIXL) {

@@ -31,8 +31,9 @@ class VllmAdapterTest {
             "rs", null, 8998, null, Map.of());
 
     private static LegRequest request(String connectorLabel, String gatewayDefault) throws Exception {
-        return new LegRequest("/v1/chat/completions", JsonBodies.parseObject(CLIENT.getBytes(StandardCharsets.UTF_8)),
-                prefill(connectorLabel), DECODE, gatewayDefault);
+        byte[] raw = CLIENT.getBytes(StandardCharsets.UTF_8);
+        return new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), prefill(connectorLabel), DECODE,
+                gatewayDefault, "req-1", null);
     }
 
     private static JsonNode json(byte[] body) throws Exception {
@@ -41,7 +42,7 @@ class VllmAdapterTest {
 
     @Test
     void shfsPrefill_oneTokenNoStream_withKvRequest() throws Exception {
-        JsonNode body = json(adapter.prefillBody(request(null, "shfs")));
+        JsonNode body = json(adapter.plan(request(null, "shfs")).prefillBody());
         assertThat(body.get("max_tokens").asInt()).isEqualTo(1);
         assertThat(body.get("max_completion_tokens").asInt()).isEqualTo(1);
         assertThat(body.get("stream").asBoolean()).isFalse();
@@ -51,7 +52,7 @@ class VllmAdapterTest {
                 + "\"do_remote_prefill\":false,\"remote_engine_id\":null,\"remote_block_ids\":null,"
                 + "\"remote_host\":null,\"remote_port\":null}");
         // Nothing the client sent is lost or rounded.
-        assertThat(new String(adapter.prefillBody(request(null, "shfs")), StandardCharsets.UTF_8))
+        assertThat(new String(adapter.plan(request(null, "shfs")).prefillBody(), StandardCharsets.UTF_8))
                 .contains("\"temperature\":0.70").contains("\"seed\":9007199254740993");
     }
 
@@ -60,7 +61,7 @@ class VllmAdapterTest {
         byte[] response = ("{\"id\":\"x\",\"kv_transfer_params\":{\"do_remote_prefill\":true,\"remote_engine_id\":\"e1\","
                 + "\"remote_block_ids\":[1,2],\"remote_host\":\"localhost\",\"remote_port\":5600}}")
                 .getBytes(StandardCharsets.UTF_8);
-        JsonNode body = json(adapter.decodeBody(request(null, "shfs"), response));
+        JsonNode body = json(adapter.decodeBody(request(null, "shfs"), null, response));
         assertThat(body.get("kv_transfer_params").get("remote_host").asText()).isEqualTo("192.168.1.100");
         assertThat(body.get("kv_transfer_params").get("remote_block_ids").toString()).isEqualTo("[1,2]");
         assertThat(body.get("max_tokens").asInt()).isEqualTo(256);
@@ -71,29 +72,30 @@ class VllmAdapterTest {
 
     @Test
     void shfsDecode_noKvInResponse_clientBodyUnchanged() throws Exception {
-        JsonNode body = json(adapter.decodeBody(request(null, "shfs"), "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
+        JsonNode body = json(adapter.decodeBody(request(null, "shfs"), null,
+                "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
         assertThat(body).isEqualTo(json(CLIENT.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void shfsDecode_kvNotAnObject_protocolError() {
-        assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"),
+        assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), null,
                 "{\"kv_transfer_params\":\"oops\"}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(EngineProtocolException.class).hasMessageContaining("kv_transfer_params");
     }
 
     @Test
     void decode_prefillAnswerNotJson_protocolError() {
-        assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), "<html>".getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), null, "<html>".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(EngineProtocolException.class);
     }
 
     @Test
     void nixl_prefillHasNoKvField_decodeGetsWholeResponse() throws Exception {
-        JsonNode prefill = json(adapter.prefillBody(request("nixl", "shfs")));
+        JsonNode prefill = json(adapter.plan(request("nixl", "shfs")).prefillBody());
         assertThat(prefill.has("kv_transfer_params")).isFalse();
         byte[] response = "{\"id\":\"x\",\"choices\":[]}".getBytes(StandardCharsets.UTF_8);
-        JsonNode decode = json(adapter.decodeBody(request("nixl", "shfs"), response));
+        JsonNode decode = json(adapter.decodeBody(request("nixl", "shfs"), null, response));
         assertThat(decode.get("disagg_prefill_resp")).isEqualTo(json(response));
         assertThat(decode.has("kv_transfer_params")).isFalse();
     }

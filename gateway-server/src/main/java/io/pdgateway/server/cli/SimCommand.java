@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 @Command(name = "sim", mixinStandardHelpOptions = true,
         description = "Run one simulated engine pod speaking the engine's real wire protocol.")
 public final class SimCommand implements Callable<Integer> {
-    @Option(names = "--engine", defaultValue = "vllm", description = "vllm (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--engine", defaultValue = "vllm", description = "vllm, sglang or trtllm (default: ${DEFAULT-VALUE}).")
     String engine;
 
     @Option(names = "--role", required = true, description = "prefill, decode or combined.")
@@ -57,15 +57,28 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--kv-slowdown", defaultValue = "1.0", description = "Multiplier on KV transfer time.")
     double kvSlowdown;
 
+    @Option(names = "--bootstrap-port", defaultValue = "8998",
+            description = "SGLang prefill: bootstrap server port on --host (default: ${DEFAULT-VALUE}).")
+    int bootstrapPort;
+
+    @Option(names = "--trt-transceiver", defaultValue = "python",
+            description = "TensorRT-LLM KV-cache transceiver: python (reports generation_first metadata) or cpp "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String trtTransceiver;
+
     @Override
     public Integer call() throws Exception {
         SimConfig config;
         try {
             FaultConfig faults = new FaultConfig(errorRate, errorStatus, hangBeforeHeaders, hangAfterTokens,
                     dropAfterTokens, kvSlowdown, false);
+            if (!trtTransceiver.equals("python") && !trtTransceiver.equals("cpp")) {
+                throw new IllegalArgumentException("--trt-transceiver must be python or cpp, got " + trtTransceiver);
+            }
             config = SimConfig.builder().engine(engine).role(SimRole.parse(role))
                     .host(host).port(port).modelName(model).timing(TimingProfile.byName(timing))
-                    .timeScale(timeScale).seed(seed).faults(faults).build();
+                    .timeScale(timeScale).seed(seed).faults(faults).bootstrapPort(bootstrapPort)
+                    .trtPythonTransceiver(trtTransceiver.equals("python")).build();
         } catch (IllegalArgumentException e) {
             System.err.println("pd-gateway sim: " + e.getMessage());
             return 2;

@@ -4,14 +4,17 @@ import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
-import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
+import io.pdgateway.engine.LegSchedule;
+import io.pdgateway.engine.trtllm.TrtServerInfo;
 import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.routing.RoutingService;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -23,18 +26,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the legs of one routed request and relays the answer: the prefill leg (PD only), then the decode or single
- * leg streamed to the client chunk by chunk as it arrives. Every callback runs on the client connection's event loop,
- * so the state below needs no locks. Every way the request can end (success, leg failure, client gone) goes through
- * {@link #finish}, which releases the ledger exactly once.
+ * Runs the legs of one routed request and relays the answer. A PD request's legs follow the engine's plan: the
+ * prefill first and then the decode (vLLM, TensorRT-LLM context_first), or both at once (SGLang, TensorRT-LLM
+ * generation_first, whose plan first needs the context worker's /server_info). The decode or single leg is streamed
+ * to the client chunk by chunk, its headers held until its first chunk so that a failure can still be a clean error.
+ *
+ * <p>Failure rules, keyed on "has anything reached the client yet?": a prefill that fails before the first decode
+ * byte fails the request ({@code x-error-pd-prefill}); the decode watchdog answers 504 ({@code x-error-pd-decode})
+ * before that byte and cuts the stream short after it; a request that ends in any failure, the client's departure
+ * included, aborts every leg still running ({@link LegAborter}). A request that succeeded lets a still-running prefill
+ * finish on its own: it is about to.
+ *
+ * <p>Every callback runs on the client connection's event loop, so the state below needs no locks. Every way the
+ * request can end goes through {@link #finish}, which sets {@code done} first (aborting a leg fires its handlers at
+ * once, and they must find the request settled), then releases the ledger exactly once.
  */
 public final class Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
     /** Client headers worth passing to the pods (upstream forwards the same set). */
     private static final List<String> FORWARDED_HEADERS = List.of("authorization", "traceparent",
             SpecHeaders.SESSION_KEY, SpecHeaders.ROUTING_STRATEGY);
+    private static final long NO_TIMER = -1;
 
-    private enum Phase { PREFILL, TARGET, DONE }
+    private enum PrefillState { NONE, RUNNING, SUCCEEDED, FAILED }
 
     private final Upstreams up;
     private final HttpServerRequest client;
@@ -43,9 +57,18 @@ public final class Exchange {
     private final RoutingService.Outcome outcome;
     private final RouteDecision decision;
     private final String requestId;
-    private Phase phase = Phase.PREFILL;
-    private HttpClientRequest activeLeg;
-    private long prefillTimer = -1;
+    private final Context context;
+    private final LegAborter aborter;
+    private final ClientAnswer answer;
+    private EngineAdapter adapter;
+    private LegRequest legRequest;
+    private LegPlan plan;
+    private UpstreamLeg prefillLeg;
+    private UpstreamLeg decodeLeg;
+    private DecodeWatchdog watchdog;
+    private PrefillState prefill = PrefillState.NONE;
+    private long prefillTimer = NO_TIMER;
+    private boolean done;
 
     public Exchange(Upstreams up, HttpServerRequest client, OpenAiRequest request, RoutingService.Outcome outcome,
             String requestId) {
@@ -56,158 +79,188 @@ public final class Exchange {
         this.outcome = outcome;
         this.decision = outcome.decision();
         this.requestId = requestId;
+        this.context = Vertx.currentContext();
+        this.aborter = new LegAborter(up, outcome.knobs(), requestId);
+        this.answer = new ClientAnswer(out);
     }
 
     public void start() {
         out.closeHandler(v -> clientGone());
         out.putHeader(SpecHeaders.TARGET_POD, decision.target().name());
-        if (decision.isPd()) {
-            out.putHeader(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
-            up.metrics().selected(decision.prefill(), decision.target());
-            EngineAdapter adapter = EngineAdapters.forEngine(outcome.model().engine());
-            if (adapter == null) {
-                phase = Phase.TARGET;
-                fail(ApiError.of(501, "PD routing for engine " + outcome.model().engine()
-                        + " is not supported by this gateway version", "engine_not_supported"), "engine_not_supported");
-                return;
-            }
-            runPrefill(adapter);
-        } else {
-            phase = Phase.TARGET;
-            runTarget(decision.target(), request.raw());
-        }
-    }
-
-    private LegRequest legRequest() {
-        return new LegRequest(request.path(), request.body(), decision.prefill(), decision.target(),
-                up.settings().kvConnectorType());
-    }
-
-    private void runPrefill(EngineAdapter adapter) {
-        byte[] body;
-        try {
-            body = adapter.prefillBody(legRequest());
-        } catch (EngineProtocolException e) {
-            prefillFailed(LegFailure.protocol(e.getMessage()));
+        if (!decision.isPd()) {
+            sendDecode(request.raw());
             return;
         }
+        out.putHeader(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
+        up.metrics().selected(decision.prefill(), decision.target());
+        adapter = up.engines().forEngine(outcome.model().engine());
+        if (adapter == null) {
+            fail(ApiError.of(501, "PD routing for engine " + outcome.model().engine()
+                    + " is not supported by this gateway version", "engine_not_supported"), "engine_not_supported");
+            return;
+        }
+        watchdog = new DecodeWatchdog(up.vertx(), outcome.knobs(), request.stream(), this::watchdogFired);
+        LegRequest legs = new LegRequest(request.path(), request.raw(), request.body(), decision.prefill(),
+                decision.target(), up.settings().kvConnectorType(), requestId, null);
+        if (adapter.serverInfoPath() == null) {
+            runLegs(legs);
+            return;
+        }
+        // The lookup may complete on another request's event loop: come back to this one.
+        up.serverInfo().get(decision.prefill(), adapter).onComplete(info -> onContext(() -> serverInfo(legs, info)));
+    }
+
+    private void serverInfo(LegRequest legs, AsyncResult<TrtServerInfo> info) {
+        if (done) {
+            return;
+        }
+        if (info.failed()) {
+            fail(ApiError.of(503, "TensorRT-LLM generation_first needs the metadata of context worker "
+                    + decision.prefill().name() + ": " + info.cause().getMessage(), "server_info_unavailable"),
+                    "pd_server_info_fail");
+            return;
+        }
+        runLegs(legs.withServerInfo(info.result()));
+    }
+
+    private void runLegs(LegRequest legs) {
+        try {
+            plan = adapter.plan(legs);
+        } catch (EngineProtocolException e) {
+            fail(ApiError.of(502, "cannot build the prefill/decode legs: " + e.getMessage(), "pd_plan_failed"),
+                    "pd_plan_fail");
+            return;
+        }
+        legRequest = legs;
+        sendPrefill();
+        if (plan.schedule() == LegSchedule.CONCURRENT) {
+            sendDecode(plan.decodeBody());
+        }
+    }
+
+    private void sendPrefill() {
+        prefillLeg = new UpstreamLeg(decision.prefill());
+        prefill = PrefillState.RUNNING;
         up.metrics().prefillStarted();
-        long timeoutMs = (long) (outcome.knobs().prefillRequestTimeout() * 1000);
+        long timeoutMs = LegAborter.millis(outcome.knobs().prefillRequestTimeout());
         prefillTimer = up.vertx().setTimer(timeoutMs, id -> {
-            if (phase == Phase.PREFILL) {
-                // Answer first: resetting the leg completes its future at once, which must find the prefill settled.
+            if (prefill == PrefillState.RUNNING) {
                 prefillFailed(LegFailure.timeout(timeoutMs));
-                resetActiveLeg();
+                aborter.abort(prefillLeg, plan.prefillAbort());
             }
         });
-        up.client().request(options(decision.prefill()))
-                .compose(leg -> {
-                    if (phase != Phase.PREFILL) {
-                        leg.reset();
-                        return io.vertx.core.Future.failedFuture("prefill abandoned");
-                    }
-                    activeLeg = leg;
-                    return leg.send(Buffer.buffer(body));
-                })
+        prefillLeg.send(up.client(), options(decision.prefill()), plan.prefillBody())
                 .compose(response -> response.body().map(b -> new PrefillAnswer(response.statusCode(), b.getBytes())))
                 .onComplete(ar -> {
-                    if (phase != Phase.PREFILL) {
-                        return; // timed out or the client left; already handled
+                    if (prefill != PrefillState.RUNNING) {
+                        return; // timed out or abandoned; already counted
                     }
                     up.vertx().cancelTimer(prefillTimer);
-                    activeLeg = null;
+                    prefillLeg.finished();
                     if (ar.failed()) {
                         prefillFailed(LegFailure.transport(ar.cause()));
                     } else if (ar.result().status() != 200) {
                         prefillFailed(LegFailure.httpStatus(ar.result().status(), ar.result().body()));
                     } else {
-                        prefillSucceeded(adapter, ar.result().body());
+                        prefillAnswered(ar.result().body());
                     }
                 });
     }
 
     private record PrefillAnswer(int status, byte[] body) {}
 
-    private void prefillSucceeded(EngineAdapter adapter, byte[] response) {
-        byte[] decodeBody;
-        try {
-            decodeBody = adapter.decodeBody(legRequest(), response);
-        } catch (EngineProtocolException e) {
-            prefillFailed(LegFailure.protocol(e.getMessage()));
-            return;
+    private void prefillAnswered(byte[] response) {
+        byte[] decodeBody = null;
+        if (plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
+            try {
+                decodeBody = adapter.decodeBody(legRequest, plan, response);
+            } catch (EngineProtocolException e) {
+                prefillFailed(LegFailure.protocol(e.getMessage()));
+                return;
+            }
         }
+        prefill = PrefillState.SUCCEEDED;
         up.metrics().prefillSucceeded();
         outcome.charge().releasePrefill();
-        phase = Phase.TARGET;
-        runTarget(decision.target(), decodeBody);
+        if (done) {
+            return; // the decode already answered in full
+        }
+        if (decodeBody != null) {
+            sendDecode(decodeBody);
+        }
+        watchdog.prefillSucceeded();
     }
 
     private void prefillFailed(LegFailure failure) {
+        prefill = PrefillState.FAILED;
+        up.vertx().cancelTimer(prefillTimer);
         up.metrics().prefillFailed(failure.metricStatus(), failure.metricCode());
         LOG.warn("request {}: prefill on {} failed: {}", requestId, decision.prefill().id(), failure.message());
-        phase = Phase.TARGET; // so fail() answers the client
+        if (done) {
+            return;
+        }
+        if (answer.started()) {
+            // The decode already streams to the client: it got its KV, so its answer stands.
+            return;
+        }
         if (failure.upstreamBody() != null) {
-            out.setStatusCode(failure.clientStatus())
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .putHeader(SpecHeaders.ERROR_PD_PREFILL, "true");
-            out.end(Buffer.buffer(failure.upstreamBody()));
             finish("pd_prefill_fail", failure.clientStatus());
+            answer.passThrough(failure.clientStatus(), failure.upstreamBody(), SpecHeaders.ERROR_PD_PREFILL);
             return;
         }
         fail(ApiError.of(failure.clientStatus(), failure.message(), "prefill_failed")
                 .withHeader(SpecHeaders.ERROR_PD_PREFILL), "pd_prefill_fail");
     }
 
-    private void runTarget(Pod pod, byte[] body) {
-        up.client().request(options(pod))
-                .compose(leg -> {
-                    if (phase != Phase.TARGET) {
-                        leg.reset();
-                        return io.vertx.core.Future.failedFuture("request abandoned");
-                    }
-                    activeLeg = leg;
-                    return leg.send(Buffer.buffer(body));
-                })
-                .onSuccess(this::relay)
+    private void sendDecode(byte[] body) {
+        UpstreamLeg leg = new UpstreamLeg(decision.target());
+        decodeLeg = leg;
+        leg.send(up.client(), options(decision.target()), body)
+                .onSuccess(response -> relay(leg, response))
                 .onFailure(err -> {
-                    if (phase == Phase.TARGET) {
-                        fail(ApiError.of(502, (decision.isPd() ? "decode" : "target") + " pod " + pod.name()
-                                + " unreachable: " + err.getMessage(), "upstream_unreachable"), "upstream_error");
+                    if (done || !leg.running()) {
+                        return;
                     }
+                    leg.finished();
+                    fail(ApiError.of(502, (decision.isPd() ? "decode" : "target") + " pod " + leg.pod().name()
+                            + " unreachable: " + err.getMessage(), "upstream_unreachable"), "upstream_error");
                 });
     }
 
     /** Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). */
-    private void relay(HttpClientResponse response) {
+    private void relay(UpstreamLeg leg, HttpClientResponse response) {
         response.handler(chunk -> {
-            if (phase != Phase.TARGET) {
+            if (done) {
                 return;
             }
-            writeHeadOnce(response);
-            out.write(chunk);
+            if (watchdog != null) {
+                watchdog.chunk();
+            }
+            answer.write(response, chunk);
             if (out.writeQueueFull()) {
                 response.pause();
                 out.drainHandler(v -> response.resume());
             }
         });
         response.exceptionHandler(err -> {
-            if (phase != Phase.TARGET) {
+            if (done || !leg.running()) {
                 return;
             }
-            LOG.warn("request {}: {} broke off: {}", requestId, decision.target().id(), err.toString());
-            if (!out.headWritten()) {
-                fail(ApiError.of(502, "pod " + decision.target().name() + " broke off the response: " + err.getMessage(),
-                        "upstream_error"), "upstream_error");
+            leg.finished();
+            LOG.warn("request {}: {} broke off: {}", requestId, leg.pod().id(), err.toString());
+            String message = "pod " + leg.pod().name() + " broke off the response: " + err.getMessage();
+            if (!answer.started()) {
+                fail(ApiError.of(502, message, "upstream_error"), "upstream_error");
             } else {
-                truncate("upstream_broke_off");
+                finish("upstream_broke_off", 502);
+                answer.cutShort(ApiError.of(502, message, "upstream_error"));
             }
         });
         response.endHandler(v -> {
-            if (phase != Phase.TARGET) {
+            if (done) {
                 return;
             }
-            writeHeadOnce(response);
-            out.end();
+            leg.finished();
             int status = response.statusCode();
             if (status >= 200 && status < 300) {
                 up.metrics().success(request.model(), decision.target().name());
@@ -215,76 +268,73 @@ public final class Exchange {
             } else {
                 finish("upstream_error", status);
             }
+            answer.end(response);
         });
     }
 
-    private void writeHeadOnce(HttpClientResponse response) {
-        if (out.headWritten()) {
+    private void watchdogFired(String why) {
+        if (done) {
             return;
         }
-        out.setStatusCode(response.statusCode());
-        String contentType = response.getHeader(HttpHeaders.CONTENT_TYPE);
-        if (contentType != null) {
-            out.putHeader(HttpHeaders.CONTENT_TYPE, contentType);
-        }
-        out.setChunked(true);
-    }
-
-    /** The stream already started: end it short so the client sees an error, never a silent hang. */
-    private void truncate(String status) {
-        String contentType = out.headers().get(HttpHeaders.CONTENT_TYPE);
-        if (contentType != null && contentType.startsWith("text/event-stream")) {
-            ApiError error = ApiError.of(502, "upstream pod broke off the stream", "upstream_error");
-            out.end(Buffer.buffer("data: ").appendBuffer(error.body()).appendString("\n\n"));
+        LOG.warn("request {}: decode watchdog on {}: {}", requestId, decision.target().id(), why);
+        ApiError error = ApiError.of(504, why, "decode_timeout").withHeader(SpecHeaders.ERROR_PD_DECODE);
+        if (!answer.started()) {
+            fail(error, "pd_decode_watchdog");
         } else {
-            out.reset();
+            // Spec: a 200 with a truncated body and a stream error; counted with the 504 all the same.
+            finish("pd_decode_watchdog", 504);
+            answer.cutShort(error);
         }
-        finish(status, 502);
     }
 
     private void fail(ApiError error, String status) {
-        if (out.headWritten() || out.ended() || out.closed()) {
-            finish(status, error.status());
-            return;
-        }
-        out.setStatusCode(error.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        if (error.extraHeader() != null) {
-            out.putHeader(error.extraHeader(), "true");
-        }
-        out.end(error.body());
         finish(status, error.status());
+        answer.error(error);
     }
 
     private void clientGone() {
-        if (phase == Phase.DONE) {
-            return;
-        }
-        if (phase == Phase.PREFILL) {
-            up.metrics().prefillFailed("context_canceled", 499);
-        }
-        // Settle first: resetting the leg fires its handlers synchronously, and they must see a finished request.
         finish("client_cancel", 499);
-        resetActiveLeg();
     }
 
-    private void resetActiveLeg() {
-        if (activeLeg != null) {
-            activeLeg.reset(); // HTTP/1.1: closes the pod connection, so the engine stops generating
-            activeLeg = null;
-        }
-    }
-
-    /** The single end of every request: releases the ledger and counts the outcome. failureStatus null = success. */
+    /**
+     * The single end of every request: releases the ledger and counts the outcome. failureStatus null = success.
+     * Callers finish before they write the client's last bytes: over HTTP/2 ending the response closes its stream at
+     * once, which fires the close handler, and that must find the request already settled, not a departed client.
+     */
     private void finish(String failureStatus, int statusCode) {
-        if (phase == Phase.DONE) {
+        if (done) {
             return;
         }
-        phase = Phase.DONE;
-        up.vertx().cancelTimer(prefillTimer);
+        done = true;
+        if (watchdog != null) {
+            watchdog.stop();
+        }
+        if (failureStatus != null) {
+            abortRunningLegs();
+        }
         outcome.charge().releaseAll();
         up.metrics().requestEnded();
         if (failureStatus != null) {
             up.metrics().failure(request.model(), failureStatus, statusCode, decision.target().name());
+        }
+    }
+
+    /** The request failed or the client left: no leg still running has anyone to answer to. */
+    private void abortRunningLegs() {
+        if (prefill == PrefillState.RUNNING) {
+            prefill = PrefillState.FAILED;
+            up.vertx().cancelTimer(prefillTimer);
+            up.metrics().prefillFailed("context_canceled", 499);
+        }
+        aborter.abort(prefillLeg, plan == null ? null : plan.prefillAbort());
+        aborter.abort(decodeLeg, plan == null ? null : plan.decodeAbort());
+    }
+
+    private void onContext(Runnable action) {
+        if (Vertx.currentContext() == context) {
+            action.run();
+        } else {
+            context.runOnContext(v -> action.run());
         }
     }
 

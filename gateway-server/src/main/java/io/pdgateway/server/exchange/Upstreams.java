@@ -1,9 +1,14 @@
 package io.pdgateway.server.exchange;
 
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 
-/** What every exchange shares: the event-loop runtime, the connection pool to the pods, settings and metrics. */
-public record Upstreams(Vertx vertx, HttpClient client, GatewaySettings settings, GatewayMetrics metrics) {}
+/**
+ * What every exchange shares: the event-loop runtime, the connection pool to the pods, settings, metrics, the engine
+ * adapters and the TensorRT-LLM context workers' metadata.
+ */
+public record Upstreams(Vertx vertx, HttpClient client, GatewaySettings settings, GatewayMetrics metrics,
+        EngineAdapters engines, ServerInfoCache serverInfo) {}

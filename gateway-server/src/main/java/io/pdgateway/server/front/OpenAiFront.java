@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.spec.SpecHeaders;
+import io.pdgateway.engine.EngineAdapter;
+import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Exchange;
@@ -119,7 +121,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         }
         req.response().putHeader(SpecHeaders.REQUEST_ID, requestId);
         RoutingService.Preparation prep = routing.prepare(request.model(), req.getHeader(SpecHeaders.ROUTING_STRATEGY),
-                req.getHeader(SpecHeaders.CONFIG_PROFILE));
+                req.getHeader(SpecHeaders.CONFIG_PROFILE), model -> pdBodyProblem(model, request));
         if (prep.error() != null) {
             up.metrics().failure(request.model(), prep.error().code(), prep.error().status(), null);
             respond(req.response(), prep.error());
@@ -186,6 +188,21 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         }
         req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .end(new String(JsonBodies.write(root), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The engine's refusal of a body its PD protocol cannot carry (SGLang: duplicate controlled keys), else null. */
+    private ApiError pdBodyProblem(ModelPods model, OpenAiRequest request) {
+        EngineAdapter adapter = up.engines().forEngine(model.engine());
+        if (adapter == null) {
+            return null;
+        }
+        try {
+            adapter.validate(request.raw());
+            return null;
+        } catch (EngineProtocolException e) {
+            return ApiError.of(400, "request body cannot be routed to " + adapter.engine() + " prefill/decode pods: "
+                    + e.getMessage(), "invalid_request_body");
+        }
     }
 
     private String models() {

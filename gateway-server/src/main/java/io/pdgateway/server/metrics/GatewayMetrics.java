@@ -112,4 +112,9 @@ public final class GatewayMetrics {
     public int inFlight() {
         return inFlight.get();
     }
+
+    /** Prefill legs in flight (the gateway_prefill_outstanding_requests gauge). */
+    public int prefillOutstanding() {
+        return prefillOutstanding.get();
+    }
 }

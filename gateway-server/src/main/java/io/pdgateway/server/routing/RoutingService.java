@@ -27,6 +27,7 @@ import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.scrape.MetricsStore;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -88,7 +89,12 @@ public final class RoutingService {
         return pods.current().model(name);
     }
 
-    public Preparation prepare(String modelName, String strategyHeader, String profileHeader) {
+    /**
+     * @param pdCheck runs when the strategy is pd, before any pod is selected (reference §1.1: SGLang's body
+     *     validation); a non-null error is the answer
+     */
+    public Preparation prepare(String modelName, String strategyHeader, String profileHeader,
+            Function<ModelPods, ApiError> pdCheck) {
         ModelPods model = pods.current().model(modelName);
         if (model == null) {
             return failed(ApiError.of(404, "The model `" + modelName + "` does not exist.", "model_not_found")
@@ -99,6 +105,12 @@ public final class RoutingService {
                 settings.defaultStrategy());
         if (resolution.error() != null) {
             return failed(ApiError.of(400, resolution.error(), "invalid_routing_strategy").withParam("routing-strategy"));
+        }
+        if (SpecStrategies.PD.equals(resolution.strategy())) {
+            ApiError refused = pdCheck.apply(model);
+            if (refused != null) {
+                return failed(refused);
+            }
         }
         Profile resolved = model.config() == null ? null : model.config().resolve(profile);
         PdKnobs knobs = knobsResolver.resolve(resolved == null ? null : resolved.routingConfig());

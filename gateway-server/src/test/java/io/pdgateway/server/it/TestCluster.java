@@ -28,11 +28,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
- * A gateway, simulated pods on their own loopback addresses and the pod file between them, for integration tests.
- * {@link #close()} first checks the invariants every test must leave behind: ledger at zero, nothing in flight at
- * the gateway, no open stream at any pod.
+ * A gateway, simulated pods of one engine on their own loopback addresses and the pod file between them, for
+ * integration tests. {@link #close()} first checks the invariants every test must leave behind: ledger at zero,
+ * nothing in flight at the gateway (requests and prefill legs), no open stream at any pod.
  */
 final class TestCluster implements AutoCloseable {
     /** Simulated engines run 200x faster than an H100 so a 16-token stream takes milliseconds. */
@@ -46,14 +47,28 @@ final class TestCluster implements AutoCloseable {
     final Path podFile;
     private final Map<String, SimPod> sims = new LinkedHashMap<>();
     private final Map<String, PodManifest.Entry> entries = new LinkedHashMap<>();
+    private final String engine;
+    private UnaryOperator<SimConfig.Builder> simOptions = UnaryOperator.identity();
     private GatewayServer gateway;
     private PodSource discovery;
     private final java.util.List<GatewayServer> replicas = new ArrayList<>();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     TestCluster() throws IOException {
+        this(SimConfig.DEFAULT_ENGINE);
+    }
+
+    /** A cluster whose pods simulate {@code engine} (vllm, sglang, trtllm) and carry its model.aibrix.ai/engine label. */
+    TestCluster(String engine) throws IOException {
+        this.engine = engine;
         dir = Files.createTempDirectory("pd-gateway-it");
         podFile = dir.resolve("pods.yaml");
+    }
+
+    /** Options for the pods started from now on (e.g. TensorRT-LLM's C++ transceiver). */
+    TestCluster withSimOptions(UnaryOperator<SimConfig.Builder> options) {
+        this.simOptions = options;
+        return this;
     }
 
     /** A fresh loopback address per pod across the whole test JVM, so pods never share an address. */
@@ -68,8 +83,9 @@ final class TestCluster implements AutoCloseable {
 
     /** A simulated pod at its own speed: 1.0 is real H100 time, for streams that must stay open for a while. */
     SimPod sim(String name, SimRole role, FaultConfig faults, double timeScale) {
-        SimConfig config = SimConfig.builder().role(role).host(nextLoopback()).modelName(MODEL).timeScale(timeScale)
-                .seed(name.hashCode()).faults(faults).build();
+        // Bootstrap port 0: SGLang prefills get a free port each, which their annotation then names.
+        SimConfig config = simOptions.apply(SimConfig.builder().engine(engine).role(role).host(nextLoopback())
+                .modelName(MODEL).timeScale(timeScale).seed(name.hashCode()).faults(faults).bootstrapPort(0)).build();
         SimPod pod = SimPod.start(vertx, config).await();
         sims.put(name, pod);
         return pod;
@@ -81,6 +97,7 @@ final class TestCluster implements AutoCloseable {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(SpecLabels.MODEL_NAME, MODEL);
         labels.put(SpecLabels.PORT, Integer.toString(pod.port()));
+        labels.put(SpecLabels.ENGINE, engine);
         if (role != SimRole.COMBINED) {
             labels.put(SpecLabels.ROLE_NAME, role == SimRole.PREFILL ? "prefill" : "decode");
         }
@@ -88,7 +105,13 @@ final class TestCluster implements AutoCloseable {
             labels.put(SpecLabels.ROLESET_NAME, roleset);
         }
         labels.putAll(extraLabels);
-        Map<String, String> annotations = configAnnotation == null ? Map.of() : Map.of(SpecLabels.CONFIG, configAnnotation);
+        Map<String, String> annotations = new LinkedHashMap<>();
+        if (configAnnotation != null) {
+            annotations.put(SpecLabels.CONFIG, configAnnotation);
+        }
+        if (pod.bootstrapPort() > 0) {
+            annotations.put(SpecLabels.SGLANG_BOOTSTRAP_PORT, Integer.toString(pod.bootstrapPort()));
+        }
         entries.put(name, new PodManifest.Entry("default", name, labels, annotations, pod.host(), true));
         return this;
     }
@@ -200,6 +223,7 @@ final class TestCluster implements AutoCloseable {
             assertThat(gateway.routing().ledger().outstanding()).as("ledger outstanding").isZero();
             assertThat(gateway.routing().tokens().outstandingTokens()).as("token ledger outstanding").isZero();
             assertThat(gateway.metrics().inFlight()).as("gateway in-flight").isZero();
+            assertThat(gateway.metrics().prefillOutstanding()).as("prefill legs outstanding").isZero();
             for (GatewayServer replica : replicas) {
                 assertThat(replica.routing().ledger().outstanding()).as("replica ledger outstanding").isZero();
                 assertThat(replica.routing().tokens().outstandingTokens()).as("replica token ledger").isZero();

@@ -1,0 +1,222 @@
+package io.pdgateway.engine;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Edits the top-level members of a JSON object byte by byte: every member it does not touch, and the whitespace
+ * between members, stays exactly as the client sent it. Engines that tokenize the prompt themselves (SGLang,
+ * TensorRT-LLM) then see the same messages, tools and numbers on both legs, so both compute the same prompt tokens,
+ * and a 64-bit integer or a decimal like 0.70 never passes through a double (reference §1.3: upstream edits with
+ * gjson/sjson for the same reason).
+ *
+ * <p>Edits accumulate and apply in {@link #toBytes()}: a set replaces the value of an existing member in place or
+ * appends a new member at the end; a remove drops every member of that name. Not thread-safe; one per body.
+ */
+public final class TopLevelJson {
+    /** One top-level member: where its key starts and where its value starts and ends, as byte offsets. */
+    private record Member(String name, int keyStart, int valueStart, int valueEnd) {}
+
+    private final byte[] source;
+    private final int openBrace;
+    private final List<Member> members;
+    private final Map<String, byte[]> sets = new LinkedHashMap<>();
+    private final Set<String> removals = new HashSet<>();
+
+    private TopLevelJson(byte[] source, int openBrace, List<Member> members) {
+        this.source = source;
+        this.openBrace = openBrace;
+        this.members = members;
+    }
+
+    /** Reads the members of a JSON object; fails on invalid JSON, a non-object, or anything after the object. */
+    public static TopLevelJson parse(byte[] body) throws EngineProtocolException {
+        try (JsonParser parser = JsonBodies.mapper().getFactory().createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new EngineProtocolException("expected a JSON object");
+            }
+            int open = offset(parser);
+            List<String> names = new ArrayList<>();
+            List<Integer> keyStarts = new ArrayList<>();
+            List<Integer> valueStarts = new ArrayList<>();
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                names.add(parser.currentName());
+                keyStarts.add(offset(parser));
+                parser.nextToken();
+                valueStarts.add(offset(parser));
+                parser.skipChildren();
+            }
+            if (token != JsonToken.END_OBJECT) {
+                throw new EngineProtocolException("invalid JSON object");
+            }
+            int close = offset(parser);
+            if (parser.nextToken() != null) {
+                throw new EngineProtocolException("invalid JSON: content after the object");
+            }
+            List<Member> members = new ArrayList<>(names.size());
+            for (int i = 0; i < names.size(); i++) {
+                int next = i + 1 < names.size() ? keyStarts.get(i + 1) : close;
+                members.add(new Member(names.get(i), keyStarts.get(i), valueStarts.get(i), valueEnd(body, next)));
+            }
+            return new TopLevelJson(body, open, members);
+        } catch (JsonProcessingException e) {
+            throw new EngineProtocolException("invalid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new EngineProtocolException("unreadable JSON: " + e.getMessage());
+        }
+    }
+
+    private static int offset(JsonParser parser) {
+        return (int) parser.currentTokenLocation().getByteOffset();
+    }
+
+    /** A value ends at the last non-blank byte before the next member's separating comma, or before the brace. */
+    private static int valueEnd(byte[] body, int nextStart) {
+        int i = nextStart - 1;
+        while (isBlank(body[i])) {
+            i--;
+        }
+        if (body[i] == ',') {
+            i--;
+            while (isBlank(body[i])) {
+                i--;
+            }
+        }
+        return i + 1;
+    }
+
+    private static boolean isBlank(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+    }
+
+    /** The same body with no edits yet: another leg's edits over one parse. */
+    public TopLevelJson copy() {
+        return new TopLevelJson(source, openBrace, members);
+    }
+
+    /** Fails naming the first of {@code keys} that appears more than once: which of two values counts is ambiguous. */
+    public TopLevelJson requireUnique(Collection<String> keys) throws EngineProtocolException {
+        Set<String> seen = new HashSet<>();
+        for (Member member : members) {
+            if (keys.contains(member.name()) && !seen.add(member.name())) {
+                throw new EngineProtocolException("duplicate top-level key \"" + member.name() + "\"");
+            }
+        }
+        return this;
+    }
+
+    public boolean has(String name) {
+        return last(name) != null;
+    }
+
+    /** The raw bytes of the member's value as sent (the last one when repeated), or null when absent. */
+    public byte[] rawValue(String name) {
+        Member member = last(name);
+        return member == null ? null : java.util.Arrays.copyOfRange(source, member.valueStart(), member.valueEnd());
+    }
+
+    private Member last(String name) {
+        Member found = null;
+        for (Member member : members) {
+            if (member.name().equals(name)) {
+                found = member;
+            }
+        }
+        return found;
+    }
+
+    /** Sets the member to an already serialized JSON value. */
+    public TopLevelJson setRaw(String name, byte[] rawJson) {
+        removals.remove(name);
+        sets.put(name, rawJson);
+        return this;
+    }
+
+    public TopLevelJson set(String name, long value) {
+        return setRaw(name, Long.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    public TopLevelJson set(String name, boolean value) {
+        return setRaw(name, Boolean.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    public TopLevelJson set(String name, String value) {
+        return setRaw(name, quoted(value));
+    }
+
+    public TopLevelJson remove(String name) {
+        sets.remove(name);
+        removals.add(name);
+        return this;
+    }
+
+    /** The edited object: untouched members keep their bytes, replaced ones their key, new ones go last. */
+    public byte[] toBytes() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(source.length + 64);
+        out.write(source, 0, openBrace + 1);
+        Set<String> written = new HashSet<>();
+        boolean first = true;
+        for (int i = 0; i < members.size(); i++) {
+            Member member = members.get(i);
+            if (removals.contains(member.name()) || sets.containsKey(member.name()) && written.contains(member.name())) {
+                continue;
+            }
+            writeSeparator(out, i == 0 ? openBrace + 1 : members.get(i - 1).valueEnd(), member.keyStart(), first);
+            first = false;
+            byte[] replacement = sets.get(member.name());
+            if (replacement == null) {
+                out.write(source, member.keyStart(), member.valueEnd() - member.keyStart());
+            } else {
+                out.write(source, member.keyStart(), member.valueStart() - member.keyStart());
+                out.writeBytes(replacement);
+                written.add(member.name());
+            }
+        }
+        for (Map.Entry<String, byte[]> set : sets.entrySet()) {
+            if (!written.contains(set.getKey())) {
+                if (!first) {
+                    out.write(',');
+                }
+                first = false;
+                out.writeBytes(quoted(set.getKey()));
+                out.write(':');
+                out.writeBytes(set.getValue());
+            }
+        }
+        // What follows the last member as sent: blanks, the closing brace, trailing blanks.
+        int tail = members.isEmpty() ? openBrace + 1 : members.get(members.size() - 1).valueEnd();
+        out.write(source, tail, source.length - tail);
+        return out.toByteArray();
+    }
+
+    /**
+     * The bytes before a kept member as sent (blanks and the comma). When every member before it was dropped, its
+     * comma goes.
+     */
+    private void writeSeparator(ByteArrayOutputStream out, int from, int to, boolean first) {
+        for (int i = from; i < to; i++) {
+            if (!(first && source[i] == ',')) {
+                out.write(source[i]);
+            }
+        }
+    }
+
+    private static byte[] quoted(String text) {
+        try {
+            return JsonBodies.mapper().writeValueAsBytes(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a string always serialises", e);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.pdgateway.server.exchange;
+
+import io.pdgateway.core.model.Pod;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * One HTTP request from the gateway to a pod (a prefill, decode or single leg), and whether it still runs there.
+ * Used on its exchange's event loop only.
+ */
+final class UpstreamLeg {
+    private enum State { RUNNING, FINISHED, ABANDONED }
+
+    private final Pod pod;
+    private HttpClientRequest request;
+    private boolean sent;
+    private State state = State.RUNNING;
+
+    UpstreamLeg(Pod pod) {
+        this.pod = pod;
+    }
+
+    Pod pod() {
+        return pod;
+    }
+
+    /** Sends the body; the future gets the pod's response head. A leg abandoned before its connection is never sent. */
+    Future<HttpClientResponse> send(HttpClient client, RequestOptions options, byte[] body) {
+        return client.request(options).compose(opened -> {
+            if (state != State.RUNNING) {
+                opened.reset();
+                return Future.failedFuture("leg abandoned before it was sent");
+            }
+            request = opened;
+            sent = true;
+            return opened.send(Buffer.buffer(body));
+        });
+    }
+
+    /** True once the request went out: from then on the pod may be working on it. */
+    boolean sent() {
+        return sent;
+    }
+
+    /** Still in flight at the pod: neither answered to the end nor given up. */
+    boolean running() {
+        return state == State.RUNNING;
+    }
+
+    /** Its response ended (or its connection failed): nothing left to stop. */
+    void finished() {
+        if (state == State.RUNNING) {
+            state = State.FINISHED;
+        }
+    }
+
+    /** Given up: no handler of this leg acts any more. Returns false when it was not running. */
+    boolean abandon() {
+        if (state != State.RUNNING) {
+            return false;
+        }
+        state = State.ABANDONED;
+        return true;
+    }
+
+    /** Closes the leg's connection (HTTP/1.1), which makes every engine drop the request. */
+    void reset() {
+        if (request != null) {
+            request.reset();
+        }
+    }
+}
