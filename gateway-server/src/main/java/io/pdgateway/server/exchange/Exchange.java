@@ -69,6 +69,7 @@ public final class Exchange {
     private PrefillState prefill = PrefillState.NONE;
     private long prefillTimer = NO_TIMER;
     private boolean done;
+    private final PhaseTimes phases = new PhaseTimes();
 
     public Exchange(Upstreams up, HttpServerRequest client, OpenAiRequest request, RoutingService.Outcome outcome,
             String requestId) {
@@ -141,6 +142,7 @@ public final class Exchange {
     private void sendPrefill() {
         prefillLeg = new UpstreamLeg(decision.prefill());
         prefill = PrefillState.RUNNING;
+        phases.prefillStarted(plan.schedule() == LegSchedule.SEQUENTIAL);
         up.metrics().prefillStarted();
         long timeoutMs = LegAborter.millis(outcome.knobs().prefillRequestTimeout());
         prefillTimer = up.vertx().setTimer(timeoutMs, id -> {
@@ -180,6 +182,7 @@ public final class Exchange {
             }
         }
         prefill = PrefillState.SUCCEEDED;
+        phases.prefillEnded();
         up.metrics().prefillSucceeded();
         outcome.charge().releasePrefill();
         if (done) {
@@ -236,6 +239,7 @@ public final class Exchange {
             if (watchdog != null) {
                 watchdog.chunk();
             }
+            phases.chunk();
             answer.write(response, chunk);
             if (out.writeQueueFull()) {
                 response.pause();
@@ -264,6 +268,7 @@ public final class Exchange {
             int status = response.statusCode();
             if (status >= 200 && status < 300) {
                 up.metrics().success(request.model(), decision.target().name());
+                phases.report(up.metrics().phases(request.model()), System.nanoTime());
                 finish(null, status);
             } else {
                 finish("upstream_error", status);

@@ -102,6 +102,25 @@ public final class GatewayMetrics {
                 .tag("roleset", decode.rolesetName()).register(registry).increment();
     }
 
+    /**
+     * Per-phase histograms of successful requests, labelled by model: pd_ttft_seconds (arrival to the first byte of
+     * the answer), pd_prefill_duration_seconds, pd_kv_transfer_estimate_seconds (prefill answer to first decode byte:
+     * the KV transfer plus the first decode step; sequential engines only) and pd_decode_duration_seconds (first to
+     * last byte).
+     */
+    public io.pdgateway.server.exchange.PhaseHistograms phases(String model) {
+        return new io.pdgateway.server.exchange.PhaseHistograms(
+                timer("pd_ttft_seconds", "Time to the first byte of the answer", model),
+                timer("pd_prefill_duration_seconds", "Prefill leg duration", model),
+                timer("pd_kv_transfer_estimate_seconds", "Prefill answer to first decode byte (KV transfer + first step)",
+                        model),
+                timer("pd_decode_duration_seconds", "First to last byte of the answer", model));
+    }
+
+    private Timer timer(String name, String help, String model) {
+        return Timer.builder(name).description(help).tag("model", model).publishPercentileHistogram().register(registry);
+    }
+
     /** Time spent choosing pods (the cascade and the ledger charge), per model. */
     public void routingTime(String model, long nanos) {
         Timer.builder("pd_routing_duration_seconds").description("Time to choose the pods of one request")
