@@ -4,6 +4,7 @@ import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.PdCandidatesNarrowing;
+import io.pdgateway.core.routing.pick.LowestPicker;
 import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -40,23 +41,7 @@ public final class CombinedOverflow {
             return Optional.empty();
         }
         // scoreCombinedPods: the standard pod with the lowest s; NaN scores are skipped.
-        Pod best = null;
-        double bestScore = Double.POSITIVE_INFINITY;
-        int ties = 0;
-        for (Pod pod : standard) {
-            double s = score(pod, load);
-            if (Double.isNaN(s)) {
-                continue;
-            }
-            if (best == null || s < bestScore) {
-                best = pod;
-                bestScore = s;
-                ties = 1;
-            } else if (s == bestScore && random.nextInt(++ties) == 0) {
-                best = pod;
-            }
-        }
-        return Optional.ofNullable(best);
+        return Optional.ofNullable(LowestPicker.lowest(standard, pod -> score(pod, load), random));
     }
 
     private static boolean anyHigh(List<Pod> pods, LoadView load) {

@@ -7,6 +7,7 @@ import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.PdCandidatesNarrowing;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Step;
+import io.pdgateway.core.routing.pick.LowestPicker;
 import io.pdgateway.core.routing.score.DecodeInputs;
 import java.util.List;
 import java.util.Optional;
@@ -93,19 +94,7 @@ public final class DecodeImbalanceFastPath implements FastPath {
 
     private static Optional<Narrowing> pick(RoutingContext context, PdCandidates candidates, List<Pod> decodes,
             double[] values, boolean[] eligible, String check) {
-        int best = -1;
-        int ties = 0;
-        for (int i = 0; i < values.length; i++) {
-            if (!eligible[i]) {
-                continue;
-            }
-            if (best < 0 || values[i] < values[best]) {
-                best = i;
-                ties = 1;
-            } else if (values[i] == values[best] && context.random().nextInt(++ties) == 0) {
-                best = i;
-            }
-        }
+        int best = LowestPicker.lowestIndex(values, eligible, context.random());
         Pod chosen = decodes.get(best);
         return Optional.of(new Narrowing(PdCandidatesNarrowing.to(candidates, chosen), check,
                 check + ": " + chosen.name()));

@@ -6,6 +6,7 @@ import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.PdCandidatesNarrowing;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Step;
+import io.pdgateway.core.routing.pick.LowestPicker;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,13 +38,7 @@ public final class PrefillImbalanceFastPath implements FastPath {
         if (max - min <= context.request().knobs().prefillLoadImbalanceMinSpread()) {
             return Optional.empty();
         }
-        Pod chosen = null;
-        int ties = 0;
-        for (Pod pod : prefills) {
-            if (context.load().inFlightPrefills(pod) == min && context.random().nextInt(++ties) == 0) {
-                chosen = pod;
-            }
-        }
+        Pod chosen = LowestPicker.lowest(prefills, pod -> context.load().inFlightPrefills(pod), context.random());
         return Optional.of(new Narrowing(PdCandidatesNarrowing.to(candidates, chosen), Step.PREFILL_IMBALANCE,
                 "prefill spread " + (max - min) + " > " + context.request().knobs().prefillLoadImbalanceMinSpread()
                         + ": " + chosen.name()));

@@ -91,23 +91,7 @@ public final class FinalPairPicker implements PairPicker {
 
     /** The lowest-scoring pod (NaN = unscored, skipped), a uniformly random one among equals. */
     static Pod lowest(List<Pod> pods, ScoredPods scores, RandomGenerator random) {
-        Pod best = null;
-        double bestScore = Double.POSITIVE_INFINITY;
-        int ties = 0;
-        for (Pod pod : pods) {
-            double s = scores.score(pod);
-            if (Double.isNaN(s)) {
-                continue;
-            }
-            if (best == null || s < bestScore) {
-                best = pod;
-                bestScore = s;
-                ties = 1;
-            } else if (s == bestScore && random.nextInt(++ties) == 0) {
-                best = pod;
-            }
-        }
-        return best;
+        return LowestPicker.lowest(pods, scores::score, random);
     }
 
     private static String format(double value) {

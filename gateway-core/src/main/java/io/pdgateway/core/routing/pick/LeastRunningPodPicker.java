@@ -10,19 +10,6 @@ public final class LeastRunningPodPicker {
     private LeastRunningPodPicker() {}
 
     public static Pod pick(List<Pod> pods, LoadView load, RandomGenerator random) {
-        Pod best = null;
-        int bestCount = Integer.MAX_VALUE;
-        int ties = 0;
-        for (Pod pod : pods) {
-            int count = load.runningRequests(pod);
-            if (count < bestCount) {
-                best = pod;
-                bestCount = count;
-                ties = 1;
-            } else if (count == bestCount && random.nextInt(++ties) == 0) {
-                best = pod;
-            }
-        }
-        return best;
+        return LowestPicker.lowest(pods, load::runningRequests, random);
     }
 }
