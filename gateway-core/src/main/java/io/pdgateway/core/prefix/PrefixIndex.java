@@ -39,15 +39,23 @@ public final class PrefixIndex {
      */
     public synchronized Map<String, Integer> match(long[] hashes, List<Pod> candidates) {
         Map<String, Integer> pct = new HashMap<>();
-        if (hashes.length == 0 || candidates.isEmpty()) {
+        Block first = hashes.length == 0 ? null : blocks.get(hashes[0]);
+        if (first == null || candidates.isEmpty()) {
             return pct;
         }
+        // Only pods holding the first block can match at all; they are few, so start from them rather than from
+        // every candidate (which would cost a map entry per candidate on every request).
         Map<String, Boolean> alive = new HashMap<>();
-        for (Pod pod : candidates) {
-            alive.put(pod.id(), Boolean.TRUE);
+        for (String holder : first.pods.keySet()) {
+            for (Pod pod : candidates) {
+                if (pod.id().equals(holder)) {
+                    alive.put(holder, Boolean.TRUE);
+                    break;
+                }
+            }
         }
         for (int i = 0; i < hashes.length && !alive.isEmpty(); i++) {
-            Block block = blocks.get(hashes[i]);
+            Block block = i == 0 ? first : blocks.get(hashes[i]);
             if (block == null) {
                 break;
             }

@@ -9,11 +9,21 @@ import java.util.List;
 public final class PdCandidatesNarrowing {
     private PdCandidatesNarrowing() {}
 
-    /** Every prefill (or decode) pod of the candidates, in roleset order. */
+    /** Every prefill (or decode) pod of the candidates, in roleset order. Indexed loops: this runs per decision. */
     public static List<Pod> side(PdCandidates candidates, boolean prefill) {
-        List<Pod> pods = new ArrayList<>();
-        for (Roleset roleset : candidates.rolesets()) {
-            pods.addAll(prefill ? roleset.prefills() : roleset.decodes());
+        List<Roleset> rolesets = candidates.rolesets();
+        int size = 0;
+        for (int r = 0; r < rolesets.size(); r++) {
+            Roleset roleset = rolesets.get(r);
+            size += prefill ? roleset.prefills().size() : roleset.decodes().size();
+        }
+        List<Pod> pods = new ArrayList<>(size);
+        for (int r = 0; r < rolesets.size(); r++) {
+            Roleset roleset = rolesets.get(r);
+            List<Pod> side = prefill ? roleset.prefills() : roleset.decodes();
+            for (int i = 0; i < side.size(); i++) {
+                pods.add(side.get(i));
+            }
         }
         return pods;
     }

@@ -80,12 +80,7 @@ public final class PdCascade {
         if (decision.isPd() && !(containsSame(prefills, decision.prefill()) && containsSame(decodes, decision.target()))) {
             throw new IllegalStateException("stage " + picker.name() + " picked a pod that is not a candidate");
         }
-        if (!reasons.isEmpty()) {
-            decision = new RouteDecision(decision.kind(), decision.prefill(), decision.target(), decision.verdict(),
-                    decision.strategy(), decision.step(), String.join("; ", reasons) + "; " + decision.reason(),
-                    decision.scores());
-        }
-        return decision.afterSteps(String.join(",", steps));
+        return decision.afterSteps(String.join(",", steps), String.join("; ", reasons));
     }
 
     private static PdCandidates fastPath(FastPath fastPath, RoutingContext context, PdCandidates candidates,
@@ -239,8 +234,8 @@ public final class PdCascade {
     }
 
     private static boolean containsAll(List<Pod> pods, List<Pod> subset) {
-        for (Pod pod : subset) {
-            if (!containsSame(pods, pod)) {
+        for (int i = 0; i < subset.size(); i++) {
+            if (!containsSame(pods, subset.get(i))) {
                 return false;
             }
         }
@@ -248,8 +243,8 @@ public final class PdCascade {
     }
 
     private static boolean containsSame(List<Pod> pods, Pod pod) {
-        for (Pod p : pods) {
-            if (p == pod) {
+        for (int i = 0; i < pods.size(); i++) {
+            if (pods.get(i) == pod) {
                 return true;
             }
         }

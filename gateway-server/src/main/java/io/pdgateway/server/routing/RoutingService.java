@@ -153,8 +153,10 @@ public final class RoutingService {
             bucketServe.record(request.model(), request.promptTokens());
         }
         long elapsed = System.nanoTime() - start;
-        LOG.debug("request {}: strategy {} (from {}), {} [{}]: {}", requestId, prep.strategy(), prep.strategySource(),
-                decision.verdict(), decision.step(), decision.reason());
+        if (LOG.isDebugEnabled()) { // the reason is built on demand: only pay for it when it is logged
+            LOG.debug("request {}: strategy {} (from {}), {} [{}]: {}", requestId, prep.strategy(),
+                    prep.strategySource(), decision.verdict(), decision.step(), decision.reason());
+        }
         return new Outcome(decision, charge, prep.model(), prep.knobs(), elapsed);
     }
 

@@ -40,25 +40,22 @@ public final class FinalPairPicker implements PairPicker {
             maxPrefill = Math.max(maxPrefill, max(roleset.prefills(), prefill));
             maxDecode = Math.max(maxDecode, max(roleset.decodes(), decode));
         }
-        Map<String, Double> finals = new LinkedHashMap<>();
+        List<Roleset> rolesets = candidates.rolesets();
+        double[] finals = new double[rolesets.size()];
         Pod bestPrefill = null;
         Pod bestDecode = null;
         double best = Double.POSITIVE_INFINITY;
         int ties = 0;
-        for (Roleset roleset : candidates.rolesets()) {
-            for (Pod pod : roleset.prefills()) {
-                finals.put(pod.name(), prefill.score(pod));
-            }
-            for (Pod pod : roleset.decodes()) {
-                finals.put(pod.name(), decode.score(pod));
-            }
+        for (int i = 0; i < finals.length; i++) {
+            Roleset roleset = rolesets.get(i);
             Pod p = lowest(roleset.prefills(), prefill, random);
             Pod d = lowest(roleset.decodes(), decode, random);
             if (p == null || d == null) {
+                finals[i] = Double.NaN;
                 continue;
             }
             double score = prefill.score(p) / maxPrefill + decode.score(d) / maxDecode;
-            finals.put(roleset.name(), score);
+            finals[i] = score;
             if (score < best) {
                 best = score;
                 ties = 1;
@@ -73,9 +70,29 @@ public final class FinalPairPicker implements PairPicker {
             return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE,
                     "no roleset has a scored prefill and decode pod");
         }
-        return RouteDecision.pair(bestPrefill, bestDecode, Step.FINAL_SCORE, "roleset " + bestPrefill.rolesetName()
-                + " final=" + format(best) + " (prefill " + bestPrefill.name() + "=" + format(prefill.score(bestPrefill))
-                + ", decode " + bestDecode.name() + "=" + format(decode.score(bestDecode)) + ")", finals);
+        Pod chosenPrefill = bestPrefill;
+        Pod chosenDecode = bestDecode;
+        double chosen = best;
+        return RouteDecision.pair(chosenPrefill, chosenDecode, Step.FINAL_SCORE,
+                () -> "roleset " + chosenPrefill.rolesetName() + " final=" + format(chosen) + " (prefill "
+                        + chosenPrefill.name() + "=" + format(prefill.score(chosenPrefill)) + ", decode "
+                        + chosenDecode.name() + "=" + format(decode.score(chosenDecode)) + ")",
+                () -> table(rolesets, finals, prefill, decode));
+    }
+
+    /** Every roleset's final score and every pod's own score, by name: the x-pd-decision score table. */
+    private static Map<String, Double> table(List<Roleset> rolesets, double[] finals, ScoredPods prefill,
+            ScoredPods decode) {
+        Map<String, Double> table = new LinkedHashMap<>();
+        for (int i = 0; i < finals.length; i++) {
+            Roleset roleset = rolesets.get(i);
+            roleset.prefills().forEach(pod -> table.put(pod.name(), prefill.score(pod)));
+            roleset.decodes().forEach(pod -> table.put(pod.name(), decode.score(pod)));
+            if (!Double.isNaN(finals[i])) {
+                table.put(roleset.name(), finals[i]);
+            }
+        }
+        return table;
     }
 
     private static double max(List<Pod> pods, ScoredPods scores) {
