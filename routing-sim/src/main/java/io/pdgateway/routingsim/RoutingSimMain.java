@@ -8,7 +8,7 @@ import io.pdgateway.routingsim.report.CsvWriter;
 import io.pdgateway.routingsim.report.HtmlWriter;
 import io.pdgateway.routingsim.report.JsonWriter;
 import io.pdgateway.routingsim.report.RunReport;
-import io.pdgateway.routingsim.report.Slo;
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.report.TableWriter;
 import io.pdgateway.routingsim.validate.ValidateCommand;
 import io.pdgateway.routingsim.workload.Workload;

@@ -4,7 +4,7 @@ import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.policy.PolicySpec;
 import io.pdgateway.routingsim.report.PolicyReport;
 import io.pdgateway.routingsim.report.RunReport;
-import io.pdgateway.routingsim.report.Slo;
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.run.PolicyRun;
 import io.pdgateway.routingsim.run.RunResult;
 import io.pdgateway.routingsim.workload.Workload;
@@ -39,7 +39,7 @@ public final class RoutingSimulator {
             List<Future<RunResult>> futures = new ArrayList<>();
             for (PolicySpec spec : policies) {
                 futures.add(pool.submit(() -> {
-                    RunResult result = new PolicyRun(shape, workload, spec, seed).run();
+                    RunResult result = new PolicyRun(shape, workload, spec, seed, slo).run();
                     progress.accept(String.format(Locale.ROOT, "  %-34s %6.1f s wall, %,d events", spec.name(),
                             result.wallNanos() / 1e9, result.events()));
                     return result;

@@ -57,12 +57,14 @@ public final class EngineForecast {
         return Math.max(readyAt, prefill.linkFreeAt()) + SimEngine.nanos(prefill.timing().kvTransferMillis(promptTokens));
     }
 
+    /** When a request's first decode token would come, and how long each of its decode steps would take. */
+    public record Decode(long firstTokenAt, double stepMillis) {}
+
     /**
-     * When a request whose prompt is resident from {@code startAt} on (its KV fetched, or its prefill done) would have
-     * generated {@code outputTokens} more tokens: it first waits for KV and a sequence slot, then decodes in a batch
-     * of everything the pod runs and queues, each step timed d + e·B + f·ΣC.
+     * A request whose prompt is resident from {@code startAt} on (its KV fetched): it first waits for KV and a
+     * sequence slot, then decodes in a batch of everything the pod runs and queues, each step timed d + e·B + f·ΣC.
      */
-    public static long decodeDone(SimEngine engine, int promptTokens, int outputTokens, long startAt, long now) {
+    public static Decode decode(SimEngine engine, int promptTokens, int outputTokens, long startAt, long now) {
         TimingProfile t = engine.timing();
         int batch = 1 + engine.waitingQueue().size();
         long context = promptTokens + outputTokens / 2;
@@ -86,7 +88,7 @@ public final class EngineForecast {
         long wait = admissionWait(engine, engine.blocksFor(promptTokens + outputTokens) + reservedAhead,
                 engine.waitingQueue().size() + 1, currentStepMillis);
         long start = Math.max(startAt, now + wait);
-        return start + SimEngine.nanos(outputTokens * stepMillis);
+        return new Decode(start + SimEngine.nanos(stepMillis), stepMillis);
     }
 
     /**

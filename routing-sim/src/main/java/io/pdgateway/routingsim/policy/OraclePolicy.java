@@ -11,17 +11,20 @@ import io.pdgateway.core.routing.Verdict;
 import io.pdgateway.routingsim.cluster.SimCluster;
 import io.pdgateway.routingsim.engine.EngineForecast;
 import io.pdgateway.routingsim.engine.SimEngine;
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.routingsim.workload.Workload;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * The ceiling: a clairvoyant greedy router. For every eligible pair and standard pod it works out, from the engines'
- * true state ({@link EngineForecast}: exact queues, prefix-cache contents, free KV, transfer backlog, and the request's
- * real output length), when the request would complete, and takes the earliest. No gateway can know any of this; the
- * gap between a production policy and this one is what better signals could still buy. It is greedy, not optimal
- * (it does not plan for requests still to come), so a production policy may beat it on some run; that is worth
- * knowing too.
+ * The ceiling: a clairvoyant greedy router. For every eligible pair and standard pod it works out from the engines'
+ * true state ({@link EngineForecast}: exact queues, prefix-cache contents, free KV, transfer backlog, and the
+ * request's real output length) the request's time to first token and time per output token there, and takes the
+ * candidate that meets the SLO with the most slack: the lowest max(TTFT / SLO_TTFT, TPOT / SLO_TPOT), the earliest
+ * first token among equals. No gateway can know any of this; the gap between a production policy and this one is what
+ * better signals could still buy. It is greedy, not optimal (it neither plans for requests still to come nor weighs
+ * the delay it adds to requests already there), so a production policy may beat it on some run.
  */
 public final class OraclePolicy implements RoutingPolicy {
     public static final String STEP = "oracle";
@@ -29,12 +32,14 @@ public final class OraclePolicy implements RoutingPolicy {
     private final EligiblePods eligible;
     private final SimCluster cluster;
     private final Workload workload;
+    private final Slo slo;
 
     /** @param workload where the oracle learns what the gateway cannot: block hashes and true output lengths */
-    public OraclePolicy(boolean bucketing, SimCluster cluster, Workload workload) {
+    public OraclePolicy(boolean bucketing, SimCluster cluster, Workload workload, Slo slo) {
         this.eligible = new EligiblePods(bucketing);
         this.cluster = cluster;
         this.workload = workload;
+        this.slo = slo;
     }
 
     @Override
@@ -44,21 +49,21 @@ public final class OraclePolicy implements RoutingPolicy {
         long now = cluster.now();
         int prompt = request.promptTokens();
         int output = request.outputTokens();
-        long best = Long.MAX_VALUE;
+        double best = Double.POSITIVE_INFINITY;
+        long bestFirst = Long.MAX_VALUE;
         Pod bestPrefill = null;
         Pod bestTarget = null;
         for (Roleset roleset : candidates.rolesets()) {
             for (Pod p : roleset.prefills()) {
                 SimEngine prefill = cluster.engine(p);
                 long prefilled = EngineForecast.prefillDone(prefill, request.blockHashes(), prompt, now);
-                if (prefilled >= best) {
-                    continue;
-                }
                 long kvAt = EngineForecast.transferDone(prefill, prompt, prefilled);
                 for (Pod d : roleset.decodes()) {
-                    long done = EngineForecast.decodeDone(cluster.engine(d), prompt, output, kvAt, now);
-                    if (done < best) {
-                        best = done;
+                    EngineForecast.Decode decode = EngineForecast.decode(cluster.engine(d), prompt, output, kvAt, now);
+                    double score = score(decode.firstTokenAt() - now, decode.stepMillis(), output);
+                    if (score < best || score == best && decode.firstTokenAt() < bestFirst) {
+                        best = score;
+                        bestFirst = decode.firstTokenAt();
                         bestPrefill = p;
                         bestTarget = d;
                     }
@@ -68,12 +73,11 @@ public final class OraclePolicy implements RoutingPolicy {
         for (Pod s : candidates.standard()) {
             SimEngine standard = cluster.engine(s);
             long first = EngineForecast.prefillDone(standard, request.blockHashes(), prompt, now);
-            if (first >= best) {
-                continue;
-            }
-            long done = EngineForecast.decodeDone(standard, prompt, Math.max(0, output - 1), first, now);
-            if (done < best) {
-                best = done;
+            EngineForecast.Decode decode = EngineForecast.decode(standard, prompt, output, first, now);
+            double score = score(first - now, decode.stepMillis(), output);
+            if (score < best || score == best && first < bestFirst) {
+                best = score;
+                bestFirst = first;
                 bestPrefill = null;
                 bestTarget = s;
             }
@@ -81,10 +85,22 @@ public final class OraclePolicy implements RoutingPolicy {
         if (bestTarget == null) {
             return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE, "no eligible pair or standard pod");
         }
-        String reason = String.format(java.util.Locale.ROOT, "oracle: completes in %.1f ms", (best - now) / 1e6);
+        String reason = String.format(Locale.ROOT, "oracle: first token in %.1f ms, score %.3f",
+                (bestFirst - now) / 1e6, best);
         if (bestPrefill == null) {
             return RouteDecision.single(bestTarget, Verdict.STANDARD_FALLBACK, "pd", STEP, reason);
         }
         return RouteDecision.pair(bestPrefill, bestTarget, STEP, reason, Map.of());
+    }
+
+    /**
+     * In [0, 1] when the SLO is predicted met (then TTFT / SLO_TTFT: the earliest first token wins), above 1 when not
+     * (1 + the larger of the two ratios: the smallest miss wins), so a candidate that meets it always wins over one
+     * that does not.
+     */
+    private double score(long ttftNanos, double stepMillis, int output) {
+        double ttft = ttftNanos / 1e6 / slo.ttftMillis();
+        double tpot = output < 2 ? 0 : stepMillis / slo.tpotMillis();
+        return ttft <= 1 && tpot <= 1 ? ttft : 1 + Math.max(ttft, tpot);
     }
 }

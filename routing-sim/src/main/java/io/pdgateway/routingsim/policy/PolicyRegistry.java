@@ -49,12 +49,12 @@ public final class PolicyRegistry {
         String name = rawName.trim().toLowerCase(Locale.ROOT);
         if (name.equals(FLOOR)) {
             return new PolicySpec(FLOOR, "floor", "round-robin over eligible pairs, no load signal", Map.of(), null,
-                    (settings, cluster, workload) -> new RoundRobinPolicy(settings.promptLengthBucketing()));
+                    setup -> new RoundRobinPolicy(setup.settings().promptLengthBucketing()));
         }
         if (name.equals(CEILING)) {
-            return new PolicySpec(CEILING, "ceiling", "earliest completion from the engines' true state", Map.of(), null,
-                    (settings, cluster, workload) -> new OraclePolicy(settings.promptLengthBucketing(), cluster,
-                            workload));
+            return new PolicySpec(CEILING, "ceiling", "most SLO slack from the engines' true state", Map.of(), null,
+                    setup -> new OraclePolicy(setup.settings().promptLengthBucketing(), setup.cluster(),
+                            setup.workload(), setup.slo()));
         }
         if (name.equals(SpecStrategies.PD)) {
             return pd(SpecPolicies.DEFAULT_PREFILL, SpecPolicies.DEFAULT_DECODE);
@@ -69,7 +69,7 @@ public final class PolicyRegistry {
         }
         if (SpecStrategies.isSupported(name)) {
             return new PolicySpec(name, "production", "routing-strategy: " + name + " (standard pods only)", Map.of(),
-                    name, (settings, cluster, workload) -> new CascadePolicy(settings));
+                    name, setup -> new CascadePolicy(setup.settings()));
         }
         throw new IllegalArgumentException("policy " + rawName + " not found; known: " + FLOOR + ", " + CEILING
                 + ", pd, pd:<prefill>:<decode> (prefill " + SpecPolicies.PREFILL + ", decode " + SpecPolicies.DECODE
@@ -80,6 +80,6 @@ public final class PolicyRegistry {
         return new PolicySpec(PD_PREFIX + prefill + ":" + decode, "production",
                 "production cascade, prefill " + prefill + ", decode " + decode,
                 Map.of(SpecEnv.PREFILL_SCORE_POLICY, prefill, SpecEnv.DECODE_SCORE_POLICY, decode), null,
-                (settings, cluster, workload) -> new CascadePolicy(settings));
+                setup -> new CascadePolicy(setup.settings()));
     }
 }

@@ -1,5 +1,6 @@
 package io.pdgateway.routingsim.report;
 
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.engine.EngineRole;
 import io.pdgateway.routingsim.run.PodSummary;
 import io.pdgateway.routingsim.run.RequestRecord;
@@ -42,7 +43,7 @@ public record PolicyReport(String name, String family, String description, Strin
             tpot[i] = r.tpotMillis();
             errors += r.failed() ? 1 : 0;
             fallbacks += r.fallback() ? 1 : 0;
-            good += slo.met(r) ? 1 : 0;
+            good += !r.failed() && slo.met(r.ttftMillis(), r.tpotMillis()) ? 1 : 0;
             output += r.failed() ? 0 : r.outputTokens();
             steps.merge(r.step(), 1, Integer::sum);
         }

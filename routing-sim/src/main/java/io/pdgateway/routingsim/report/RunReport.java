@@ -1,5 +1,6 @@
 package io.pdgateway.routingsim.report;
 
+import io.pdgateway.routingsim.workload.Slo;
 import java.util.List;
 
 /**

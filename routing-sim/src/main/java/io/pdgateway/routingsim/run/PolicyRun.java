@@ -7,9 +7,11 @@ import io.pdgateway.routingsim.engine.SimEngine;
 import io.pdgateway.routingsim.event.Event;
 import io.pdgateway.routingsim.event.EventQueue;
 import io.pdgateway.routingsim.gateway.SimGateway;
+import io.pdgateway.routingsim.policy.PolicySetup;
 import io.pdgateway.routingsim.policy.PolicySpec;
 import io.pdgateway.routingsim.policy.RoutingPolicy;
 import io.pdgateway.routingsim.workload.SimRequest;
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.workload.Workload;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,12 +29,14 @@ public final class PolicyRun {
     private final Workload workload;
     private final PolicySpec spec;
     private final long seed;
+    private final Slo slo;
 
-    public PolicyRun(ClusterShape shape, Workload workload, PolicySpec spec, long seed) {
+    public PolicyRun(ClusterShape shape, Workload workload, PolicySpec spec, long seed, Slo slo) {
         this.shape = shape;
         this.workload = workload;
         this.spec = spec;
         this.seed = seed;
+        this.slo = slo;
     }
 
     /** The gateway environment of this run: the cluster's, then the policy's on top. */
@@ -47,7 +51,7 @@ public final class PolicyRun {
         EventQueue queue = new EventQueue();
         GatewaySettings settings = settings(shape, spec);
         SimCluster cluster = SimCluster.build(shape, queue, settings.metricRefreshIntervalMs() * 1_000_000L);
-        RoutingPolicy policy = spec.factory().create(settings, cluster, workload);
+        RoutingPolicy policy = spec.factory().create(new PolicySetup(settings, cluster, workload, slo));
         SimGateway gateway = new SimGateway(settings, spec.strategyHeader(), policy, cluster, queue,
                 shape.timing().blockSizeTokens(), seed);
         List<SimRequest> requests = workload.requests();

@@ -18,7 +18,8 @@ class ClusterShapeReaderTest {
 
     @Test
     void shippedExamples_parse() throws Exception {
-        assertThat(ClusterShapeReader.read(Path.of("clusters/small.yaml")).podCount()).isEqualTo(9);
+        assertThat(ClusterShapeReader.read(Path.of("clusters/small.yaml")).podCount()).isEqualTo(13);
+        assertThat(ClusterShapeReader.read(Path.of("clusters/pd6.yaml")).podCount()).isEqualTo(12);
         assertThat(ClusterShapeReader.read(Path.of("clusters/thousand.yaml")).podCount()).isEqualTo(1000);
     }
 

@@ -18,6 +18,7 @@ import io.pdgateway.routingsim.event.EventQueue;
 import io.pdgateway.routingsim.run.SimFixtures;
 import io.pdgateway.routingsim.workload.BlockHashes;
 import io.pdgateway.routingsim.workload.SimRequest;
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +71,7 @@ class PolicyTest {
     @Test
     void oracle_avoidsThePrefillPodItKnowsIsBusy() {
         List<SimRequest> requests = List.of(new SimRequest(0, 0, 2000, 50, BlockHashes.unique(0, 2000, 16), null));
-        OraclePolicy oracle = new OraclePolicy(true, cluster, new Workload("one", "test", requests));
+        OraclePolicy oracle = new OraclePolicy(true, cluster, new Workload("one", "test", requests), Slo.INTERACTIVE);
         // Queue a long prefill on pd-0's and pd-1's prefill pods; the gateway's load view (IDLE here) cannot see it.
         for (SimEngine engine : cluster.engines()) {
             String name = engine.pod().name();

@@ -1,5 +1,6 @@
 package io.pdgateway.routingsim.report;
 
+import io.pdgateway.routingsim.workload.Slo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

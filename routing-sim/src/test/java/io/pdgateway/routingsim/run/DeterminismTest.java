@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.routingsim.RoutingSimulator;
 import io.pdgateway.routingsim.policy.PolicyRegistry;
-import io.pdgateway.routingsim.report.Slo;
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.report.TableWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pdgateway.core.routing.DecisionKind;
 import io.pdgateway.routingsim.policy.PolicyRegistry;
 import io.pdgateway.routingsim.policy.PolicySpec;
+import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.workload.Workload;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,7 +27,7 @@ class PolicyRunTest {
     @MethodSource("policies")
     void smallCluster_everyRequestServedOnce_invariantsHold(String name) {
         PolicySpec spec = PolicyRegistry.resolve(name);
-        RunResult result = new PolicyRun(SimFixtures.smallCluster(), CHAT, spec, 42).run();
+        RunResult result = new PolicyRun(SimFixtures.smallCluster(), CHAT, spec, 42, Slo.INTERACTIVE).run();
 
         assertThat(result.violations()).isEmpty();
         assertThat(result.records()).hasSize(CHAT.requests().size());

@@ -1,6 +1,4 @@
-package io.pdgateway.routingsim.report;
-
-import io.pdgateway.routingsim.run.RequestRecord;
+package io.pdgateway.routingsim.workload;
 
 /**
  * The service-level objective goodput counts against: a request is good when it finished, its first token came within
@@ -20,11 +18,11 @@ public record Slo(double ttftMillis, double tpotMillis) {
         }
     }
 
-    public boolean met(RequestRecord r) {
-        if (r.failed() || !(r.ttftMillis() <= ttftMillis)) {
+    /** Whether a request with these latencies (NaN: none) met the SLO; a NaN TPOT (one token) is not judged. */
+    public boolean met(double ttftMillisSeen, double tpotMillisSeen) {
+        if (!(ttftMillisSeen <= ttftMillis)) {
             return false;
         }
-        double tpot = r.tpotMillis();
-        return Double.isNaN(tpot) || tpot <= tpotMillis;
+        return Double.isNaN(tpotMillisSeen) || tpotMillisSeen <= tpotMillis;
     }
 }
