@@ -16,8 +16,10 @@ import io.pdgateway.routingsim.workload.WorkloadShape;
 import io.pdgateway.routingsim.workload.WorkloadSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,6 +48,9 @@ public final class RoutingSimMain implements Callable<Integer> {
 
     @Option(names = "--policies", split = ",", description = "Policies to compare (default: round-robin, every pd prefill policy, oracle).")
     List<String> policies;
+
+    @Option(names = "--env", description = "Gateway environment on top of the cluster file's, e.g. --env AIBRIX_MIN_MATCH_PCT=30 (repeatable).")
+    Map<String, String> env = new LinkedHashMap<>();
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of every random choice (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -97,7 +102,8 @@ public final class RoutingSimMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long start = System.nanoTime();
-        ClusterShape shape = ClusterShapeReader.read(cluster != null ? cluster : home().resolve("routing-sim/clusters/small.yaml"));
+        ClusterShape shape = ClusterShapeReader.read(cluster != null ? cluster : home().resolve("routing-sim/clusters/small.yaml"))
+                .withGatewayEnv(env);
         Workload workload = new WorkloadShape(rateScale, windowSeconds, maxOutputTokens, poisson, limit)
                 .apply(WorkloadSource.load(trace, tracesDir != null ? tracesDir : defaultTracesDir(), seed,
                         shape.timing().blockSizeTokens()), seed);

@@ -1,6 +1,7 @@
 package io.pdgateway.routingsim.cluster;
 
 import io.pdgateway.sim.TimingProfile;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,6 +20,16 @@ public record ClusterShape(String model, TimingProfile timing, Map<String, Strin
         if (groups.stream().mapToInt(PodGroup::pods).sum() == 0) {
             throw new IllegalArgumentException("cluster shape " + source + " has no pods");
         }
+    }
+
+    /** The same shape with {@code overrides} set in the gateway environment. */
+    public ClusterShape withGatewayEnv(Map<String, String> overrides) {
+        if (overrides.isEmpty()) {
+            return this;
+        }
+        Map<String, String> env = new LinkedHashMap<>(gatewayEnv);
+        env.putAll(overrides);
+        return new ClusterShape(model, timing, env, groups, source + " " + overrides);
     }
 
     public int podCount() {

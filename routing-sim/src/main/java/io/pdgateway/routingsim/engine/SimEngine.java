@@ -7,6 +7,7 @@ import io.pdgateway.routingsim.event.EventQueue;
 import io.pdgateway.sim.TimingProfile;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -322,15 +323,15 @@ public final class SimEngine implements Event {
 
     private void addDecoder(EngineRequest r) {
         if (decoderCount == decoders.length) {
-            decoders = java.util.Arrays.copyOf(decoders, decoderCount * 2);
+            decoders = Arrays.copyOf(decoders, decoderCount * 2);
         }
         decoders[decoderCount++] = r;
     }
 
     private void addChunk(EngineRequest r, int tokens) {
         if (chunkCount == chunks.length) {
-            chunks = java.util.Arrays.copyOf(chunks, chunkCount * 2);
-            chunkTokens = java.util.Arrays.copyOf(chunkTokens, chunkCount * 2);
+            chunks = Arrays.copyOf(chunks, chunkCount * 2);
+            chunkTokens = Arrays.copyOf(chunkTokens, chunkCount * 2);
         }
         chunks[chunkCount] = r;
         chunkTokens[chunkCount++] = tokens;

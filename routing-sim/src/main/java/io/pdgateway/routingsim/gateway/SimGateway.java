@@ -19,6 +19,7 @@ import io.pdgateway.core.routing.StrategyResolver;
 import io.pdgateway.core.spec.SpecPolicies;
 import io.pdgateway.core.spec.SpecStrategies;
 import io.pdgateway.routingsim.cluster.SimCluster;
+import io.pdgateway.routingsim.event.Event;
 import io.pdgateway.routingsim.event.EventQueue;
 import io.pdgateway.routingsim.policy.RoutingPolicy;
 import io.pdgateway.routingsim.workload.SimRequest;
@@ -141,7 +142,7 @@ public final class SimGateway {
 
     /** Runs the server's periodic upkeep on the virtual clock while {@code active} says there is work left. */
     public void startUpkeep(BooleanSupplier active) {
-        queue.after(UPKEEP_NANOS, new io.pdgateway.routingsim.event.Event() {
+        queue.after(UPKEEP_NANOS, new Event() {
             private long sinceJanitor;
 
             @Override

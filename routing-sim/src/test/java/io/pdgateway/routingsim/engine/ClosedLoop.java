@@ -4,6 +4,7 @@ import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodRole;
 import io.pdgateway.routingsim.event.EventQueue;
 import io.pdgateway.sim.TimingProfile;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
@@ -20,7 +21,7 @@ final class ClosedLoop implements EngineListener {
     private final int rounds;
     private final int warmupRounds;
     private final int[] sent;
-    private final java.util.Map<EngineRequest, Integer> client = new java.util.IdentityHashMap<>();
+    private final Map<EngineRequest, Integer> client = new IdentityHashMap<>();
     private double tpotSum;
     private double ttftSum;
     private int measured;
