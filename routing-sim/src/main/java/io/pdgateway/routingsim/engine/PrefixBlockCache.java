@@ -59,25 +59,39 @@ final class PrefixBlockCache {
     /** Remembers every block of a prompt whose prefill finished, evicting the least recently used past capacity. */
     void insert(long[] hashes) {
         for (long hash : hashes) {
-            int node = find(hash);
-            if (node != NONE) {
-                touch(node);
+            if (size == keys.length && size < capacity) {
+                grow();
+            }
+            // One probe finds the block or the empty slot where it belongs.
+            int slot = slotOf(hash);
+            int entry = slots[slot];
+            if (entry != 0) {
+                touch(entry - 1);
                 continue;
             }
+            int node;
             if (size == capacity) {
                 node = tail;
                 unlink(node);
                 removeSlot(keys[node]);
+                slot = slotOf(hash); // the backward shift may have moved the empty slot
             } else {
-                if (size == keys.length) {
-                    grow();
-                }
                 node = size++;
             }
             keys[node] = hash;
-            putSlot(hash, node);
+            slots[slot] = node + 1;
             pushFront(node);
         }
+    }
+
+    /** The slot holding {@code hash}, or the empty slot where probing for it stops. */
+    private int slotOf(long hash) {
+        int mask = slots.length - 1;
+        int i = spread(hash) & mask;
+        while (slots[i] != 0 && keys[slots[i] - 1] != hash) {
+            i = (i + 1) & mask;
+        }
+        return i;
     }
 
     private void grow() {
