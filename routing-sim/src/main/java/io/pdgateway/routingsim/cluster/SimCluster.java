@@ -28,6 +28,8 @@ import java.util.Map;
 public final class SimCluster {
     private static final ObjectMapper JSON = new ObjectMapper();
     static final String NAMESPACE = "default";
+    /** Discovery counts a pod as routable only once it has an IP; nothing ever connects to it here. */
+    static final String POD_IP = "10.0.0.1";
 
     private final EventQueue queue;
     private final ModelPods model;
@@ -109,7 +111,7 @@ public final class SimCluster {
         }
         List<String> warnings = new ArrayList<>();
         Pod pod = PodObjectReader.toPod(new PodObject(NAMESPACE, name, labels, Map.of(SpecLabels.CONFIG, annotation),
-                "10.0.0.1", false, false), warnings);
+                POD_IP, false, false), warnings);
         if (!warnings.isEmpty()) {
             throw new IllegalArgumentException("pod " + name + " of " + shape.source() + ": " + warnings);
         }

@@ -370,7 +370,6 @@ public final class SimEngine implements Event {
         return fetchBlocks;
     }
 
-
     long stepEnd() {
         return stepping ? stepEnd : queue.now();
     }

@@ -20,11 +20,11 @@ import java.util.Map;
 /**
  * The ceiling: a clairvoyant greedy router. For every eligible pair and standard pod it works out from the engines'
  * true state ({@link EngineForecast}: exact queues, prefix-cache contents, free KV, transfer backlog, and the
- * request's real output length) the request's time to first token and time per output token there, and takes the
- * candidate that meets the SLO with the most slack: the lowest max(TTFT / SLO_TTFT, TPOT / SLO_TPOT), the earliest
- * first token among equals. No gateway can know any of this; the gap between a production policy and this one is what
- * better signals could still buy. It is greedy, not optimal (it neither plans for requests still to come nor weighs
- * the delay it adds to requests already there), so a production policy may beat it on some run.
+ * request's real output length) the request's time to first token and time per output token there. Of the candidates
+ * predicted to meet the run's SLO it takes the one with the earliest first token; when none is, the one that misses it
+ * by the least. No gateway can know any of this; the gap between a production policy and this one is what better
+ * signals could still buy. It is greedy, not optimal (it neither plans for requests still to come nor weighs the delay
+ * it adds to requests already there), so a production policy may beat it on some run.
  */
 public final class OraclePolicy implements RoutingPolicy {
     public static final String STEP = "oracle";
