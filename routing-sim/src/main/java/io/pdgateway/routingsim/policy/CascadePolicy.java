@@ -15,6 +15,8 @@ public final class CascadePolicy implements RoutingPolicy {
     private final Router router;
 
     public CascadePolicy(GatewaySettings settings) {
+        // The one place the simulator builds the cascade: when adaptive bucket serving (issue 9) makes PdCascade read
+        // AIBRIX_BUCKET_SERVE from the settings, it is passed here and every pd policy runs with it.
         this.router = new Router(new PdCascade(settings.promptLengthBucketing()));
     }
 
