@@ -9,6 +9,7 @@ import io.pdgateway.core.ledger.Charges;
 import io.pdgateway.core.ledger.RemoteLoad;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.SessionTable;
+import io.pdgateway.core.ledger.TokenCharger;
 import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Profile;
@@ -55,6 +56,7 @@ public final class RoutingService {
     private final SessionTable sessions;
     private final BucketServe bucketServe;
     private long lastReplanNanos = System.nanoTime();
+    private final TokenCharger charger;
     private final Object selectionLock = new Object();
 
     private volatile Supplier<RemoteLoad> remote = () -> RemoteLoad.NONE;
@@ -73,6 +75,7 @@ public final class RoutingService {
         }
         this.bucketServe = settings.bucketServe() && settings.promptLengthBucketing()
                 ? new BucketServe(GatewaySettings.BUCKET_SERVE_THROUGHPUT.equals(settings.bucketServeMode())) : null;
+        this.charger = new TokenCharger(tokens, sessions, prefixIndex);
     }
 
     /**
@@ -144,7 +147,9 @@ public final class RoutingService {
                     bucketServe == null ? null : bucketServe.plan());
             decision = router.route(context, prep.model());
             if (decision.verdict().routed()) {
-                TokenLedger.Charge tokenCharge = decision.isPd() ? chargeTokens(request, decision, features, start) : null;
+                // Spec, token_load charge: request_cost + new_tokens to the prefill pod, the prompt to the decode pod.
+                TokenLedger.Charge tokenCharge = decision.isPd()
+                        ? charger.charge(request, decision, features.bodyTokenEstimate(), start) : null;
                 charge = new Charges(ledger.charge(decision), tokenCharge, System::nanoTime);
             }
         }
@@ -158,29 +163,6 @@ public final class RoutingService {
                     prep.strategySource(), decision.verdict(), decision.step(), decision.reason());
         }
         return new Outcome(decision, charge, prep.model(), prep.knobs(), elapsed);
-    }
-
-    /**
-     * Spec, token_load charge: request_cost + new_tokens to the prefill pod, the whole prompt to the decode pod.
-     * new_tokens is the first rule that applies: the session's growth, the prefix-unmatched part (hybrid_cache_load),
-     * or the whole prompt, with prompt_tokens estimated as body bytes / 4.
-     */
-    private TokenLedger.Charge chargeTokens(RouteRequest request, RouteDecision decision, PromptFeatures features,
-            long now) {
-        PdKnobs knobs = request.knobs();
-        long prompt = features.bodyTokenEstimate();
-        long newTokens = sessions.delta(request.model(), request.sessionKey(), prompt,
-                (long) (knobs.tokenLoadSessionTtlSeconds() * 1e9), now);
-        if (newTokens < 0 && SpecPolicies.HYBRID_CACHE_LOAD.equals(knobs.prefillScorePolicy())) {
-            int pct = prefixIndex.match(request.prefixHashes(), List.of(decision.prefill()))
-                    .getOrDefault(decision.prefill().id(), 0);
-            newTokens = Math.round(prompt * (1 - (pct < knobs.minMatchPct() ? 0 : pct) / 100.0));
-        }
-        if (newTokens < 0) {
-            newTokens = prompt;
-        }
-        return tokens.charge(decision.prefill().id(), Math.round(knobs.tokenLoadRequestCost()) + newTokens,
-                decision.target().id(), prompt, now);
     }
 
     /** The pod that now holds the prompt's KV remembers its prefix: the prefill pod of a pair, or the single pod. */

@@ -1,0 +1,51 @@
+package io.pdgateway.routingsim.workload;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Turns a {@code --trace} value into a workload: {@code mooncake} and {@code azure} name the shared traces (looked up
+ * in the traces directory), {@code synthetic[:key=value,...]} a seeded mix, anything else a file path whose extension
+ * picks the reader ({@code .jsonl}: Mooncake, {@code .csv}: Azure).
+ */
+public final class WorkloadSource {
+    public static final String MOONCAKE = "mooncake";
+    public static final String AZURE = "azure";
+    public static final String SYNTHETIC = "synthetic";
+    /** shared/traces/README.md file names. */
+    static final String MOONCAKE_FILE = "mooncake-conversation.jsonl";
+    static final String AZURE_FILE = "azure-2023-conv.csv";
+
+    private WorkloadSource() {}
+
+    public static Workload load(String spec, Path tracesDir, long seed, int blockSize) throws IOException {
+        String key = spec.trim().toLowerCase(Locale.ROOT);
+        if (key.equals(MOONCAKE)) {
+            return MooncakeTraceReader.read(existing(tracesDir.resolve(MOONCAKE_FILE)), blockSize);
+        }
+        if (key.equals(AZURE)) {
+            return AzureTraceReader.read(existing(tracesDir.resolve(AZURE_FILE)), blockSize);
+        }
+        if (key.equals(SYNTHETIC) || key.startsWith(SYNTHETIC + ":")) {
+            return SyntheticWorkload.generate(SyntheticMix.parse(spec.trim()), seed, blockSize);
+        }
+        Path file = existing(Path.of(spec));
+        if (key.endsWith(".jsonl")) {
+            return MooncakeTraceReader.read(file, blockSize);
+        }
+        if (key.endsWith(".csv")) {
+            return AzureTraceReader.read(file, blockSize);
+        }
+        throw new IllegalArgumentException("--trace " + spec + ": expected mooncake, azure, synthetic[:...], or a "
+                + ".jsonl (Mooncake) or .csv (Azure) file");
+    }
+
+    private static Path existing(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException("trace file " + file + " not found (set --traces-dir or ROUTING_SIM_TRACES)");
+        }
+        return file;
+    }
+}
