@@ -86,9 +86,13 @@ class PdCascadeStepsTest {
                 bucketRow("0 pd not busy_pd", bucketed,
                         new FixedLoad().waiting("p1", 1).drain("p1", 5).waiting("s", 0).drain("s", 8), 50, "d1",
                         "final-score"),
-                // Standard pod without drain history: 0/0 = NaN is never "idle" → PD.
-                bucketRow("0 standard no drain_pd", bucketed, new FixedLoad().waiting("p1", 10).drain("p1", 5), 50,
-                        "d1", "final-score"),
+                // A standard pod that has never served (no drain history) with nothing queued is idle: s = 0 → overflow.
+                // (Upstream computes 0/0 = NaN here and never overflows to a cold standard pod.)
+                bucketRow("0 cold idle standard pod_overflow", bucketed, new FixedLoad().waiting("p1", 10).drain("p1", 5),
+                        50, "s", "combined-overflow"),
+                // A standard pod with work queued and no drain history: 3/0 = +Inf, not idle → PD.
+                bucketRow("0 standard queued no drain_pd", bucketed,
+                        new FixedLoad().waiting("p1", 10).drain("p1", 5).waiting("s", 3), 50, "d1", "final-score"),
 
                 // ---- Step 1: prefill load-imbalance fast path (strict >) ----
                 // In flight {5,40,45}: spread 40 > 16 → p1, decode aligned to rs1 even though d1 is the busiest decode.

@@ -12,7 +12,7 @@ import java.util.random.RandomGenerator;
 /**
  * Spec step 0, shouldPickCombined(): when a bucket-matched pair exists but its prefill or decode pods are heavily
  * loaded while a standard pod is nearly idle, the standard pod serves. Load is the queue-drain score
- * s = queued / drain_rate (reference §3 step C); 0/0 is NaN and never counts as low or high.
+ * s = queued / drain_rate (reference §3 step C); an empty queue is 0, so a cold standard pod is idle.
  */
 public final class CombinedOverflow {
     /** Reference §3: a standard pod with s below this is idle enough to take overflow. */
@@ -53,8 +53,13 @@ public final class CombinedOverflow {
         return false;
     }
 
-    /** queued / drain rate: +Inf when work waits on a pod that has not drained, NaN when both are zero. */
+    /**
+     * queued / drain rate: +Inf when work waits on a pod that has not drained yet. A pod with nothing queued scores 0
+     * whatever its drain history: upstream divides 0 by 0 and gets NaN, so a standard pod that has never served
+     * anything never counts as idle and never takes overflow, which is the opposite of what the spec describes.
+     */
     static double score(Pod pod, LoadView load) {
-        return load.metrics(pod).queued() / load.drainRate(pod);
+        double queued = load.metrics(pod).queued();
+        return queued == 0 ? 0 : queued / load.drainRate(pod);
     }
 }
