@@ -10,6 +10,7 @@ import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Exchange;
+import io.pdgateway.server.exchange.Reroute;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.server.routing.PromptFeatures;
@@ -153,9 +154,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         RouteDecision decision = outcome.decision();
         up.metrics().routingTime(request.model(), outcome.routingNanos());
         req.response().putHeader(SpecHeaders.ROUTING_STRATEGY, decision.strategy());
-        if ("true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG))) {
-            req.response().putHeader(SpecHeaders.PD_DECISION, DecisionHeader.format(decision));
-        }
+        showDecision(req, decision);
         up.metrics().requestStarted(request.model());
         if (!decision.verdict().routed()) {
             String status = decision.verdict().name().toLowerCase(java.util.Locale.ROOT);
@@ -164,7 +163,23 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status));
             return;
         }
-        new Exchange(up, req, request, outcome, requestId).start();
+        Reroute reroute = failed -> {
+            RoutingService.Outcome next = routing.reroute(prep, requestId, features,
+                    req.getHeader(SpecHeaders.SESSION_KEY), failed);
+            up.metrics().routingTime(request.model(), next.routingNanos());
+            if (next.decision().verdict().routed()) {
+                showDecision(req, next.decision());
+            }
+            return next;
+        };
+        new Exchange(up, req, request, outcome, requestId, reroute, true).start();
+    }
+
+    /** With x-pd-debug: true, the decision that serves the request goes into x-pd-decision. */
+    private static void showDecision(HttpServerRequest req, RouteDecision decision) {
+        if ("true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG))) {
+            req.response().putHeader(SpecHeaders.PD_DECISION, DecisionHeader.format(decision));
+        }
     }
 
     /** The adaptive bucket plan as JSON; only with PD_GATEWAY_DEBUG_ENDPOINTS=true, since it shows internal state. */

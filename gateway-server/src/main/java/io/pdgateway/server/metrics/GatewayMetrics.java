@@ -22,6 +22,8 @@ public final class GatewayMetrics {
     public static final String DISCOVERY_PODS = "pd_gateway_discovery_pods";
     /** pd-gateway's own: 1 from SIGTERM until the process exits (readiness fails, in-flight requests finish). */
     public static final String DRAINING = "pd_gateway_draining";
+    /** pd-gateway's own: prefills retried elsewhere (Micrometer adds _total). */
+    public static final String PREFILL_RETRIES = "pd_gateway_prefill_retries";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -93,6 +95,17 @@ public final class GatewayMetrics {
         prefillOutstanding.decrementAndGet();
         Counter.builder("gateway_prefill_request_fail").tag("status", status)
                 .tag("status_code", Integer.toString(statusCode)).register(registry).increment();
+    }
+
+    /**
+     * pd-gateway's own pd_gateway_prefill_retries_total: a prefill that failed transiently (status and status_code as
+     * in gateway_prefill_request_fail_total) was tried again, on another prefill/decode pair ({@code to="pd_pair"})
+     * or on a standard pod ({@code to="standard"}).
+     */
+    public void prefillRetried(String model, String status, int statusCode, boolean toPair) {
+        Counter.builder(PREFILL_RETRIES).description("Prefills retried on other pods after a transient failure")
+                .tag("model", model).tag("status", status).tag("status_code", Integer.toString(statusCode))
+                .tag("to", toPair ? "pd_pair" : "standard").register(registry).increment();
     }
 
     public void selected(Pod prefill, Pod decode) {
