@@ -136,7 +136,9 @@ public final class Exchange {
     private void runLegs(LegRequest legs) {
         try {
             plan = adapter.plan(legs);
-        } catch (EngineProtocolException e) {
+        } catch (EngineProtocolException | RuntimeException e) {
+            // A runtime exception here is a bug, but the request must still end, and release what it holds, once.
+            LOG.warn("request {}: cannot plan the legs: {}", requestId, e.toString());
             fail(ApiError.of(502, "cannot build the prefill/decode legs: " + e.getMessage(), "pd_plan_failed"),
                     "pd_plan_fail");
             return;
@@ -161,8 +163,8 @@ public final class Exchange {
         if (plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
             try {
                 decodeBody = adapter.decodeBody(legRequest, plan, response);
-            } catch (EngineProtocolException e) {
-                prefillFailed(LegFailure.protocol(e.getMessage()));
+            } catch (EngineProtocolException | RuntimeException e) {
+                prefillFailed(LegFailure.protocol(e.toString()));
                 return;
             }
         }
