@@ -15,20 +15,25 @@ import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.server.routing.PromptFeatures;
 import io.pdgateway.server.routing.RoutingService;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The OpenAI-compatible HTTP front: reads and validates the request, routes it, and hands it to an {@link Exchange}.
  * Also serves /v1/models, /healthz, /readyz and /metrics.
  */
 public final class OpenAiFront implements Handler<HttpServerRequest> {
+    private static final Logger LOG = LoggerFactory.getLogger(OpenAiFront.class);
+    /** pd_gateway_rejected_requests_total reason of a body that is not a valid chat or completions request. */
+    static final String INVALID_BODY = "invalid_body";
     private final Upstreams up;
     private final RoutingService routing;
     private final PodSource pods;
@@ -76,36 +81,16 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
     }
 
     private void readBody(HttpServerRequest req) {
-        int limit = up.settings().maxRequestBodyBytes();
-        String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
-        if (length != null && parseLong(length) > limit) {
-            tooLarge(req, limit);
-            return;
-        }
-        Buffer body = Buffer.buffer();
-        boolean[] rejected = {false};
-        req.handler(chunk -> {
-            if (rejected[0]) {
-                return;
-            }
-            if (body.length() + chunk.length() > limit) {
-                rejected[0] = true;
-                tooLarge(req, limit);
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        req.endHandler(v -> {
-            if (!rejected[0]) {
-                onBody(req, body.getBytes());
-            }
-        });
-    }
-
-    private static void tooLarge(HttpServerRequest req, int limit) {
-        // Close afterwards: the rest of the body is still on the wire and not worth reading.
-        req.response().putHeader(HttpHeaders.CONNECTION, "close");
-        respond(req.response(), ApiError.of(413, "request body exceeds " + limit + " bytes", "request_too_large"));
+        BodyReader.read(up.vertx(), req, up.settings().maxRequestBodyBytes(),
+                Math.round(up.settings().requestBodyTimeoutSeconds() * 1000), raw -> {
+                    try {
+                        onBody(req, raw);
+                    } catch (RuntimeException e) {
+                        // A bug, but the client gets an answer rather than a connection that never speaks again.
+                        LOG.error("request body handling failed", e);
+                        respond(req.response(), ApiError.of(500, "internal error: " + e, "internal_error"));
+                    }
+                }, up.metrics()::rejected);
     }
 
     private void onBody(HttpServerRequest req, byte[] raw) {
@@ -113,6 +98,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         try {
             request = OpenAiRequestParser.parse(req.path(), raw);
         } catch (OpenAiRequestParser.Rejected e) {
+            up.metrics().rejected(INVALID_BODY);
             respond(req.response(), e.error());
             return;
         }
@@ -234,22 +220,15 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         return new String(JsonBodies.write(root), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    static void respond(HttpServerResponse response, ApiError error) {
+    /** Answers with the error, unless the response is already over; completes once it is written. */
+    static Future<Void> respond(HttpServerResponse response, ApiError error) {
         if (response.ended() || response.closed()) {
-            return;
+            return Future.succeededFuture();
         }
         response.setStatusCode(error.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
         if (error.extraHeader() != null) {
             response.putHeader(error.extraHeader(), "true");
         }
-        response.end(error.body());
-    }
-
-    private static long parseLong(String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return response.end(error.body());
     }
 }

@@ -22,6 +22,8 @@ public final class GatewayMetrics {
     public static final String DISCOVERY_PODS = "pd_gateway_discovery_pods";
     /** pd-gateway's own: 1 from SIGTERM until the process exits (readiness fails, in-flight requests finish). */
     public static final String DRAINING = "pd_gateway_draining";
+    /** pd-gateway's own: requests refused before routing (Micrometer adds _total). */
+    public static final String REJECTED = "pd_gateway_rejected_requests";
     /** pd-gateway's own: prefills retried elsewhere (Micrometer adds _total). */
     public static final String PREFILL_RETRIES = "pd_gateway_prefill_retries";
 
@@ -57,6 +59,15 @@ public final class GatewayMetrics {
 
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * pd-gateway's own pd_gateway_rejected_requests_total: a request refused before it named a model or reached
+     * routing (reason: unauthorized, body_too_large, body_timeout, invalid_body).
+     */
+    public void rejected(String reason) {
+        Counter.builder(REJECTED).description("Requests refused before routing, by reason").tag("reason", reason)
+                .register(registry).increment();
     }
 
     public void requestStarted(String model) {
