@@ -5,6 +5,7 @@ import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.ServerInfoCache;
 import io.pdgateway.server.exchange.Upstreams;
+import io.pdgateway.server.front.ApiKeys;
 import io.pdgateway.server.front.OpenAiFront;
 import io.micrometer.core.instrument.Gauge;
 import io.pdgateway.server.metrics.BucketPlanGauges;
@@ -87,12 +88,18 @@ public final class GatewayServer {
 
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
             long seed) {
+        ApiKeys apiKeys;
+        try {
+            apiKeys = ApiKeys.load(settings);
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(e);
+        }
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics,
                 EngineAdapters.create(settings, roomGenerator(), InstantSource.system()),
                 new ServerInfoCache(vertx, gateway.client, InstantSource.system()));
-        OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining);
+        OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
                 .requestHandler(front)
                 .listen(port, host)

@@ -21,6 +21,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -34,21 +35,32 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(OpenAiFront.class);
     /** pd_gateway_rejected_requests_total reason of a body that is not a valid chat or completions request. */
     static final String INVALID_BODY = "invalid_body";
+    /** pd_gateway_rejected_requests_total reason of a request without an accepted API key. */
+    static final String UNAUTHORIZED = "unauthorized";
+    /** The probes and the scrape stay open when API keys are required: kubelets and Prometheus carry none. */
+    private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/metrics");
     private final Upstreams up;
     private final RoutingService routing;
     private final PodSource pods;
     private final BooleanSupplier draining;
+    private final ApiKeys apiKeys;
 
-    public OpenAiFront(Upstreams up, RoutingService routing, PodSource pods, BooleanSupplier draining) {
+    public OpenAiFront(Upstreams up, RoutingService routing, PodSource pods, BooleanSupplier draining,
+            ApiKeys apiKeys) {
         this.up = up;
         this.routing = routing;
         this.pods = pods;
         this.draining = draining;
+        this.apiKeys = apiKeys;
     }
 
     @Override
     public void handle(HttpServerRequest req) {
         String path = req.path();
+        if (!OPEN_PATHS.contains(path) && !apiKeys.admits(req.getHeader(HttpHeaders.AUTHORIZATION))) {
+            unauthorized(req);
+            return;
+        }
         if (req.method() == HttpMethod.POST
                 && (OpenAiRequestParser.CHAT_PATH.equals(path) || OpenAiRequestParser.COMPLETIONS_PATH.equals(path))) {
             if (draining.getAsBoolean()) {
@@ -78,6 +90,15 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             case "/debug/bucket-plan" -> debugBucketPlan(req);
             default -> respond(req.response(), ApiError.of(404, "no route for GET " + path, "not_found"));
         }
+    }
+
+    /** OpenAI's answer to a missing or wrong key: 401, authentication_error, invalid_api_key. */
+    private void unauthorized(HttpServerRequest req) {
+        up.metrics().rejected(UNAUTHORIZED);
+        boolean presented = req.getHeader(HttpHeaders.AUTHORIZATION) != null;
+        req.response().putHeader("WWW-Authenticate", "Bearer");
+        respond(req.response(), ApiError.of(401, presented ? "invalid API key"
+                : "missing API key: send it as Authorization: Bearer <key>", "invalid_api_key"));
     }
 
     private void readBody(HttpServerRequest req) {
@@ -158,7 +179,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             }
             return next;
         };
-        new Exchange(up, req, request, outcome, requestId, reroute, true).start();
+        new Exchange(up, req, request, outcome, requestId, reroute, !apiKeys.required()).start();
     }
 
     /** With x-pd-debug: true, the decision that serves the request goes into x-pd-decision. */
