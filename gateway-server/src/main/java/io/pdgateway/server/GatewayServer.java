@@ -66,7 +66,8 @@ public final class GatewayServer {
         this.pods = pods;
         this.metrics = new GatewayMetrics();
         MetricsStore store = new MetricsStore(EngineMetricsScraper.STALE_AFTER_NANOS, System::nanoTime);
-        this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs());
+        this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs(),
+                metrics::scrapeFailed);
         this.routing = new RoutingService(pods, settings, store, seed);
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), routing.tokens());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());

@@ -24,6 +24,8 @@ public final class GatewayMetrics {
     public static final String DRAINING = "pd_gateway_draining";
     /** pd-gateway's own: requests refused before routing (Micrometer adds _total). */
     public static final String REJECTED = "pd_gateway_rejected_requests";
+    /** pd-gateway's own: engine metric scrapes that failed (Micrometer adds _total). */
+    public static final String SCRAPE_FAILURES = "pd_gateway_scrape_failures";
     /** pd-gateway's own: prefills retried elsewhere (Micrometer adds _total). */
     public static final String PREFILL_RETRIES = "pd_gateway_prefill_retries";
 
@@ -117,6 +119,15 @@ public final class GatewayMetrics {
         Counter.builder(PREFILL_RETRIES).description("Prefills retried on other pods after a transient failure")
                 .tag("model", model).tag("status", status).tag("status_code", Integer.toString(statusCode))
                 .tag("to", toPair ? "pd_pair" : "standard").register(registry).increment();
+    }
+
+    /**
+     * pd-gateway's own pd_gateway_scrape_failures_total: a pod's Prometheus endpoint failed, answered non-200 or timed
+     * out; routing then reads its metrics as absent once they age out.
+     */
+    public void scrapeFailed(Pod pod) {
+        Counter.builder(SCRAPE_FAILURES).description("Engine metric scrapes that failed or timed out")
+                .tag("namespace", pod.namespace()).tag("pod", pod.name()).register(registry).increment();
     }
 
     public void selected(Pod prefill, Pod decode) {
