@@ -171,8 +171,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return;
         }
         Reroute reroute = failed -> {
-            RoutingService.Outcome next = routing.reroute(prep, requestId, features,
-                    req.getHeader(SpecHeaders.SESSION_KEY), failed);
+            RoutingService.Outcome next = routing.reroute(prep, requestId, features, failed);
             up.metrics().routingTime(request.model(), next.routingNanos());
             if (next.decision().verdict().routed()) {
                 showDecision(req, next.decision());

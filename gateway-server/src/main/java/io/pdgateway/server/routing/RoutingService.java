@@ -139,10 +139,12 @@ public final class RoutingService {
 
     /**
      * The same request routed again without {@code failed} (the exchange's prefill retry), on the same features. The
-     * caller has released the first decision's charges; this one charges its own.
+     * caller has released the first decision's charges; this one charges its own. Without the session key: the
+     * session-delta rule assumes the prefill pod holds the session's earlier turns, and the pod a retry goes to does
+     * not, so it is charged the whole prompt (and the session's remembered size stays as the first decision left it).
      */
-    public Outcome reroute(Preparation prep, String requestId, PromptFeatures features, String sessionKey, Pod failed) {
-        return route(prep, requestId, features, sessionKey, Set.of(failed.id()));
+    public Outcome reroute(Preparation prep, String requestId, PromptFeatures features, Pod failed) {
+        return route(prep, requestId, features, null, Set.of(failed.id()));
     }
 
     private Outcome route(Preparation prep, String requestId, PromptFeatures features, String sessionKey,
