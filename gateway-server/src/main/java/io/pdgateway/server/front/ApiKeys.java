@@ -30,7 +30,7 @@ public final class ApiKeys {
     }
 
     /** Whether the settings ask for API keys at all (then {@link #load} yields at least one). */
-    public static boolean configured(GatewaySettings settings) {
+    private static boolean configured(GatewaySettings settings) {
         return settings.apiKeys() != null || settings.apiKeysFile() != null;
     }
 

@@ -43,7 +43,7 @@ final class BodyReader {
         BodyReader reader = new BodyReader(vertx, req, limit, rejected);
         String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length != null && parseLong(length) > limit) {
-            reader.refuse(413, "request body exceeds " + limit + " bytes", "request_too_large", TOO_LARGE);
+            reader.tooLarge();
             return;
         }
         reader.timer = vertx.setTimer(timeoutMs, id -> reader.refuse(408, "request body not received within "
@@ -53,7 +53,7 @@ final class BodyReader {
                 return;
             }
             if (reader.body.length() + chunk.length() > limit) {
-                reader.refuse(413, "request body exceeds " + limit + " bytes", "request_too_large", TOO_LARGE);
+                reader.tooLarge();
                 return;
             }
             reader.body.appendBuffer(chunk);
@@ -64,6 +64,10 @@ final class BodyReader {
                 onBody.accept(reader.body.getBytes());
             }
         });
+    }
+
+    private void tooLarge() {
+        refuse(413, "request body exceeds " + limit + " bytes", "request_too_large", TOO_LARGE);
     }
 
     private void refuse(int status, String message, String code, String reason) {
