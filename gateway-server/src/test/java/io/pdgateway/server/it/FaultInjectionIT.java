@@ -78,7 +78,7 @@ class FaultInjectionIT {
 
     @Test
     void prefillPodKilledMidRequest_502WithPrefillHeader_atOnce() throws Exception {
-        cluster = pair(SHORT_TIMEOUTS);
+        cluster = pair(Map.of("ROUTING_ALGORITHM", "pd")); // the 30 s prefill timeout cannot be what ends it
         SimPod prefill = cluster.simPod("prefill-0");
         prefill.setFaults(FaultConfig.none().withHangBeforeHeaders());
         CompletableFuture<HttpResponse<String>> pending = postAsync(TestCluster.chat("doomed", 4, false));
@@ -89,7 +89,7 @@ class FaultInjectionIT {
 
         HttpResponse<String> response = pending.get();
         assertThat(since(killed)).as("the broken connection fails it, not the prefill timeout").isLessThan(
-                Duration.ofMillis(900));
+                TIMEOUT_PLUS_ONE);
         assertThat(response.statusCode()).isEqualTo(502);
         assertThat(response.headers().firstValue("x-error-pd-prefill")).contains("true");
         assertThat(cluster.inferenceRequests("decode-0")).isEmpty();
@@ -133,12 +133,11 @@ class FaultInjectionIT {
         try (RawStream stream = new RawStream(cluster.gateway().port(), CHAT, TestCluster.chat("bye", 8, true))) {
             await().atMost(Duration.ofSeconds(5)).until(() -> prefill.openStreams() == 1);
         }
-        long left = System.nanoTime();
+        // Within three seconds: the departure closes the leg, not the 30 s prefill timeout.
         await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
             assertThat(prefill.openStreams()).isZero();
             assertThat(prefill.streamsCancelled()).isEqualTo(1);
         });
-        assertThat(since(left)).isLessThan(Duration.ofSeconds(1));
         assertThat(cluster.inferenceRequests("decode-0")).isEmpty();
         assertThat(metrics())
                 .contains("gateway_prefill_request_fail_total{status=\"context_canceled\",status_code=\"499\"} 1.0")
@@ -241,10 +240,10 @@ class FaultInjectionIT {
         long started = System.nanoTime();
 
         for (int i = 0; i < 10; i++) {
-            long one = System.nanoTime();
             assertThat(cluster.post(CHAT, TestCluster.chat("scrape " + i, 2, false)).statusCode()).isEqualTo(200);
-            assertThat(since(one)).as("routing never waits for a scrape").isLessThan(Duration.ofSeconds(1));
         }
+        assertThat(since(started)).as("ten requests, where waiting for the 1 s scrape timeout would take ten seconds")
+                .isLessThan(Duration.ofSeconds(5));
         await().atMost(Duration.ofSeconds(5)).until(() -> metrics().contains(
                 "pd_gateway_scrape_failures_total{namespace=\"default\",pod=\"decode-0\"}"));
         long seconds = Math.max(1, since(started).toSeconds() + 1);
