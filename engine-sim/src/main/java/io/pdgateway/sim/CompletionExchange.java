@@ -101,6 +101,7 @@ final class CompletionExchange implements SequenceListener, RequestScope {
             openStream();
         }
         if (faults.hangAfterTokens() == 0) {
+            pod.hangsInjected.incrementAndGet();
             if (parsed.stream() && !response.headWritten()) {
                 response.writeHead();
             }
@@ -152,6 +153,7 @@ final class CompletionExchange implements SequenceListener, RequestScope {
             pod.loop.cancel(sequence);
             drop();
         } else if (faults.hangAfterTokens() >= 0 && produced >= faults.hangAfterTokens()) {
+            pod.hangsInjected.incrementAndGet();
             pod.loop.cancel(sequence); // leaves the batch; the response stays open until the client gives up
         } else if (finishReason != null) {
             pod.personality.release(parsed, this).onComplete(released -> {

@@ -30,9 +30,11 @@ final class CompletionsEndpoint {
         }
         FaultConfig faults = pod.faults();
         if (faults.hangBeforeHeaders()) {
+            pod.hangsInjected.incrementAndGet();
             return; // never answered; the exchange ends when the client gives up
         }
         if (pod.drawError(faults)) {
+            pod.errorsInjected.incrementAndGet();
             exchange.fail(faults.errorStatus(), INJECTED_ERROR_MESSAGE);
             return;
         }

@@ -37,6 +37,12 @@ final class PodContext {
     final AtomicInteger kvTransfersServed = new AtomicInteger();
     /** Requests an abort call (SGLang's /abort_request) found in flight and dropped. */
     final AtomicInteger requestsAborted = new AtomicInteger();
+    /** Requests answered with the injected error status (the errorRate fault). */
+    final AtomicInteger errorsInjected = new AtomicInteger();
+    /** Requests left hanging on purpose: before their headers, or after their Nth token (the hang faults). */
+    final AtomicInteger hangsInjected = new AtomicInteger();
+    /** TCP connections open to the pod's OpenAI server right now, whoever holds them. */
+    final AtomicInteger openConnections = new AtomicInteger();
     /** Requests in flight that carry an engine request id (SGLang's rid), by that id: what an abort call names. */
     final java.util.Map<String, CompletionExchange> live = new java.util.HashMap<>();
 

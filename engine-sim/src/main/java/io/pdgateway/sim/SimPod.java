@@ -90,6 +90,32 @@ public final class SimPod {
         return pod.connectionsDropped.get();
     }
 
+    /** Requests answered with the injected error status (the errorRate fault). */
+    public int errorsInjected() {
+        return pod.errorsInjected.get();
+    }
+
+    /** Requests left hanging on purpose, before their headers or after their Nth token (the hang faults). */
+    public int hangsInjected() {
+        return pod.hangsInjected.get();
+    }
+
+    /**
+     * Every fault this pod actually injected: errors, hangs and dropped connections. A fault configured but never
+     * reached (a drop after 10 tokens on an answer of 4) is not counted.
+     */
+    public int faultsInjected() {
+        return errorsInjected() + hangsInjected() + connectionsDropped();
+    }
+
+    /**
+     * TCP connections open to the pod's OpenAI server right now (kept-alive idle ones included): a client that leaks
+     * connections shows here.
+     */
+    public int openConnections() {
+        return pod.openConnections.get();
+    }
+
     /** Decode-role requests that arrived without KV from a prefill pod and were prefilled here instead. */
     public int kvMissing() {
         return pod.kvMissing.get();

@@ -52,7 +52,11 @@ final class SimPodServer extends VerticleBase {
         routes.add(HttpMethod.GET, "/v1/models", (request, body) -> request.response()
                 .putHeader("content-type", CompletionExchange.JSON_CONTENT_TYPE).end(JsonCodec.write(models())));
         personality.attach(pod, routes);
-        server = vertx.createHttpServer().requestHandler(request -> receive(request, routes));
+        server = vertx.createHttpServer().requestHandler(request -> receive(request, routes))
+                .connectionHandler(connection -> {
+                    pod.openConnections.incrementAndGet();
+                    connection.closeHandler(v -> pod.openConnections.decrementAndGet());
+                });
         return server.listen(config.port(), config.host()).compose(listening -> {
             pod.bound(listening.actualPort());
             return personality.start();

@@ -53,12 +53,14 @@ class FaultInjectionTest {
     @Test
     void errorRateOne_answersConfiguredStatusWithEngineErrorBody() {
         pod.setFaults(FaultConfig.none().withErrors(1.0, 503));
+        int injectedBefore = pod.errorsInjected();
 
         HttpResponse<String> response = post(pod, "/v1/chat/completions", chat("my-model", "hi", 2, true));
 
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(json(response.body()).path("error").path("code").asInt()).isEqualTo(503);
         assertThat(json(response.body()).path("error").path("type").asText()).isEqualTo("ServiceUnavailableError");
+        assertThat(pod.errorsInjected()).isEqualTo(injectedBefore + 1);
     }
 
     @Test
@@ -92,6 +94,7 @@ class FaultInjectionTest {
     void hangBeforeHeaders_clientTimesOut_andItsLeavingEndsTheStream() throws Exception {
         pod.setFaults(FaultConfig.none().withHangBeforeHeaders());
         int cancelledBefore = pod.streamsCancelled();
+        int hangsBefore = pod.hangsInjected();
         try (RawHttp http = RawHttp.connect(pod.host(), pod.port(), SHORT_WAIT)) {
             http.post("/v1/chat/completions", chat("my-model", "anyone there?", 2, true));
             assertThatThrownBy(http::readHead).isInstanceOf(SocketTimeoutException.class);
@@ -99,11 +102,13 @@ class FaultInjectionTest {
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> pod.openStreams() == 0);
         assertThat(pod.streamsCancelled()).isEqualTo(cancelledBefore + 1);
+        assertThat(pod.hangsInjected()).isEqualTo(hangsBefore + 1);
     }
 
     @Test
     void hangAfterTwoTokens_streamStopsWithoutDone() throws Exception {
         pod.setFaults(FaultConfig.none().withHangAfterTokens(2));
+        int hangsBefore = pod.hangsInjected();
         try (RawHttp http = RawHttp.connect(pod.host(), pod.port(), SHORT_WAIT)) {
             http.post("/v1/chat/completions", chat("my-model", "go on", 10, true));
             assertThat(http.readHead().status()).isEqualTo(200);
@@ -112,6 +117,33 @@ class FaultInjectionTest {
             http.readChunk();
             assertThatThrownBy(http::readChunk).isInstanceOf(SocketTimeoutException.class);
         }
+        assertThat(pod.hangsInjected()).isEqualTo(hangsBefore + 1);
+    }
+
+    @Test
+    void faultConfiguredButNotReached_notCounted() {
+        pod.setFaults(FaultConfig.none().withDropAfterTokens(10).withHangAfterTokens(10));
+        int before = pod.faultsInjected();
+
+        HttpResponse<String> response = post(pod, "/v1/chat/completions", chat("my-model", "short", 3, false));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(pod.faultsInjected()).as("3 tokens never reach the 10th").isEqualTo(before);
+    }
+
+    @Test
+    void openConnections_countsHeldConnections_andTheirClosing() throws Exception {
+        int before = pod.openConnections();
+        try (RawHttp first = RawHttp.connect(pod.host(), pod.port(), Duration.ofSeconds(5));
+                RawHttp second = RawHttp.connect(pod.host(), pod.port(), Duration.ofSeconds(5))) {
+            // The server tells HTTP/1.1 from HTTP/2 by the first bytes: a connection counts once a request came.
+            for (RawHttp http : new RawHttp[] {first, second}) {
+                http.post("/v1/completions", "{\"model\":\"my-model\",\"prompt\":\"x\",\"max_tokens\":1}");
+                assertThat(http.readHead().status()).isEqualTo(200);
+            }
+            assertThat(pod.openConnections()).isEqualTo(before + 2);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> pod.openConnections() == before);
     }
 
     @Test

@@ -1,11 +1,15 @@
 package io.pdgateway.engine;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 
@@ -14,7 +18,15 @@ import java.io.IOException;
  * exact decimals ("0.70" stays 0.70) and 64-bit integers never pass through a double.
  */
 public final class JsonBodies {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * The deepest nesting a body may have. Tool and response-format JSON schemas nest a few dozen levels at most, so
+     * 128 leaves them room, while a hostile body is refused by the parser before it builds anything, and every
+     * recursive walk over a tree (deep copies, serialising) stays shallow.
+     */
+    public static final int MAX_NESTING_DEPTH = 128;
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                    .build())
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -24,18 +36,39 @@ public final class JsonBodies {
 
     /** The body as a JSON object, or an exception whose message says what is wrong with it. */
     public static ObjectNode parseObject(byte[] body) throws EngineProtocolException {
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw new EngineProtocolException("invalid JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new EngineProtocolException("unreadable JSON: " + e.getMessage());
-        }
-        if (node == null || !node.isObject()) {
+        JsonNode node = parse(body);
+        if (!node.isObject()) {
             throw new EngineProtocolException("expected a JSON object");
         }
         return (ObjectNode) node;
+    }
+
+    /**
+     * Any JSON value (a missing node for empty input), or an exception whose message says what is wrong with it.
+     * Nothing else escapes: hostile input must end as a refusal, never as an exception nobody answers.
+     */
+    public static JsonNode parse(byte[] body) throws EngineProtocolException {
+        try {
+            JsonNode node = MAPPER.readTree(body);
+            return node == null ? MissingNode.getInstance() : node;
+        } catch (JsonProcessingException e) {
+            throw refusal(e);
+        } catch (IOException e) {
+            throw new EngineProtocolException("unreadable JSON: " + e.getMessage());
+        } catch (NumberFormatException e) {
+            // Floats are read as exact BigDecimals; one that cannot be (an exponent beyond an int) fails outside
+            // Jackson's own exception types.
+            throw new EngineProtocolException("invalid JSON number: " + e.getMessage());
+        }
+    }
+
+    /** What the client is told about JSON the parser refused: a syntax error, or a limit such as the nesting depth. */
+    static EngineProtocolException refusal(JsonProcessingException e) {
+        if (e instanceof StreamConstraintsException) {
+            return new EngineProtocolException("JSON beyond the accepted limits (at most " + MAX_NESTING_DEPTH
+                    + " levels of nesting): " + e.getOriginalMessage());
+        }
+        return new EngineProtocolException("invalid JSON: " + e.getOriginalMessage());
     }
 
     public static byte[] write(JsonNode node) {

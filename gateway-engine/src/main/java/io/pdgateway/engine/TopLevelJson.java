@@ -71,7 +71,7 @@ public final class TopLevelJson {
             }
             return new TopLevelJson(body, open, members);
         } catch (JsonProcessingException e) {
-            throw new EngineProtocolException("invalid JSON: " + e.getOriginalMessage());
+            throw JsonBodies.refusal(e);
         } catch (IOException e) {
             throw new EngineProtocolException("unreadable JSON: " + e.getMessage());
         }

@@ -5,6 +5,7 @@ import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.ServerInfoCache;
 import io.pdgateway.server.exchange.Upstreams;
+import io.pdgateway.server.front.ApiKeys;
 import io.pdgateway.server.front.OpenAiFront;
 import io.micrometer.core.instrument.Gauge;
 import io.pdgateway.server.metrics.BucketPlanGauges;
@@ -65,7 +66,8 @@ public final class GatewayServer {
         this.pods = pods;
         this.metrics = new GatewayMetrics();
         MetricsStore store = new MetricsStore(EngineMetricsScraper.STALE_AFTER_NANOS, System::nanoTime);
-        this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs());
+        this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs(),
+                metrics::scrapeFailed);
         this.routing = new RoutingService(pods, settings, store, seed);
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), routing.tokens());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
@@ -87,12 +89,18 @@ public final class GatewayServer {
 
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
             long seed) {
+        ApiKeys apiKeys;
+        try {
+            apiKeys = ApiKeys.load(settings);
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(e);
+        }
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics,
                 EngineAdapters.create(settings, roomGenerator(), InstantSource.system()),
                 new ServerInfoCache(vertx, gateway.client, InstantSource.system()));
-        OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining);
+        OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
                 .requestHandler(front)
                 .listen(port, host)

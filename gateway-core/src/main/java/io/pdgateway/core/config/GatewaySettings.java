@@ -20,6 +20,10 @@ import java.util.Map;
  * @param maxRequestBodyBytes PD_GATEWAY_MAX_REQUEST_BODY_BYTES
  * @param debugEndpoints PD_GATEWAY_DEBUG_ENDPOINTS
  * @param redisHost REDIS_HOST, or null when Redis is not configured
+ * @param prefillRetry PD_GATEWAY_PREFILL_RETRY
+ * @param requestBodyTimeoutSeconds PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS
+ * @param apiKeys PD_GATEWAY_API_KEYS as set (comma-separated keys), or null
+ * @param apiKeysFile PD_GATEWAY_API_KEYS_FILE, or null
  */
 public record GatewaySettings(
         String defaultStrategy,
@@ -40,6 +44,10 @@ public record GatewaySettings(
         String redisHost,
         int redisPort,
         String redisPassword,
+        boolean prefillRetry,
+        double requestBodyTimeoutSeconds,
+        String apiKeys,
+        String apiKeysFile,
         List<String> warnings) {
 
     /** Spec: AIBRIX_KV_CONNECTOR_TYPE defaults to shfs. */
@@ -66,6 +74,12 @@ public record GatewaySettings(
      * one client cannot make the gateway buffer an unbounded body.
      */
     public static final int DEFAULT_MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
+    /**
+     * 60 s for the whole body: the default 8 MiB limit needs only 1.1 Mbit/s in that time, and real requests are a
+     * fraction of it, while a client that stalls or trickles its body holds a buffer and a socket for at most a minute
+     * (nginx's client_body_timeout is 60 s too, though between two reads).
+     */
+    public static final double DEFAULT_REQUEST_BODY_TIMEOUT_SECONDS = 60;
 
     public GatewaySettings {
         warnings = List.copyOf(warnings);
@@ -120,6 +134,10 @@ public record GatewaySettings(
                 redisHost,
                 (int) reader.positive(SpecEnv.REDIS_PORT, DEFAULT_REDIS_PORT),
                 reader.string(SpecEnv.REDIS_PASSWORD, null),
+                reader.bool(SpecEnv.PREFILL_RETRY, true),
+                reader.positive(SpecEnv.REQUEST_BODY_TIMEOUT_SECONDS, DEFAULT_REQUEST_BODY_TIMEOUT_SECONDS),
+                reader.string(SpecEnv.API_KEYS, null),
+                reader.string(SpecEnv.API_KEYS_FILE, null),
                 reader.warnings());
     }
 

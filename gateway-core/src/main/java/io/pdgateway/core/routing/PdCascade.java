@@ -6,6 +6,7 @@ import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.fastpath.CombinedOverflow;
 import io.pdgateway.core.routing.fastpath.DecodeImbalanceFastPath;
 import io.pdgateway.core.routing.fastpath.PrefillImbalanceFastPath;
+import io.pdgateway.core.routing.filter.ExcludedPodsFilter;
 import io.pdgateway.core.routing.filter.PromptLengthBucketFilter;
 import io.pdgateway.core.routing.filter.RolesetCompletenessFilter;
 import io.pdgateway.core.routing.pick.FinalPairPicker;
@@ -33,6 +34,7 @@ public final class PdCascade {
     public PdCascade(boolean bucketing) {
         this.bucketing = bucketing;
         List<PodFilter> list = new ArrayList<>();
+        list.add(new ExcludedPodsFilter());
         list.add(new RolesetCompletenessFilter());
         if (bucketing) {
             list.add(new PromptLengthBucketFilter());

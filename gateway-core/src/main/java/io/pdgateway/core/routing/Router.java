@@ -33,13 +33,13 @@ public final class Router {
         // design.md §2: non-PD strategies choose among pods that can serve a whole request alone.
         List<Pod> standalone = new ArrayList<>();
         for (Pod pod : model.pods()) {
-            if (pod.role() == PodRole.OTHER) {
+            if (pod.role() == PodRole.OTHER && context.request().allows(pod)) {
                 standalone.add(pod);
             }
         }
         if (standalone.isEmpty()) {
             return RouteDecision.none(Verdict.NO_STANDALONE_POD, strategy, Step.NO_CANDIDATE, "strategy " + strategy
-                    + " needs a pod that is neither prefill nor decode; use routing-strategy: pd");
+                    + " needs a pod that is neither prefill nor decode (and not excluded); use routing-strategy: pd");
         }
         Pod pod = switch (strategy) {
             case SpecStrategies.LEAST_REQUEST -> LeastRunningPodPicker.pick(standalone, context.load(), context.random());

@@ -45,6 +45,14 @@ public final class SpecEnv {
     public static final String MAX_REQUEST_BODY_BYTES = "PD_GATEWAY_MAX_REQUEST_BODY_BYTES";
     /** pd-gateway's own: seconds in-flight requests get to finish after SIGTERM ({@code serve --drain-grace-seconds}). */
     public static final String DRAIN_GRACE_SECONDS = "PD_GATEWAY_DRAIN_GRACE_SECONDS";
+    /** pd-gateway's own: "false" stops retrying a prefill that failed transiently on other pods (on by default). */
+    public static final String PREFILL_RETRY = "PD_GATEWAY_PREFILL_RETRY";
+    /** pd-gateway's own: seconds a client has to send its whole request body before it gets 408. */
+    public static final String REQUEST_BODY_TIMEOUT_SECONDS = "PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS";
+    /** pd-gateway's own: client API keys, comma-separated; set, every request but the probes needs one. */
+    public static final String API_KEYS = "PD_GATEWAY_API_KEYS";
+    /** pd-gateway's own: a file of client API keys, one per line ('#' starts a comment). */
+    public static final String API_KEYS_FILE = "PD_GATEWAY_API_KEYS_FILE";
 
     private SpecEnv() {}
 }

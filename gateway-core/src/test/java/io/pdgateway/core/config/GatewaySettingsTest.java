@@ -33,4 +33,27 @@ class GatewaySettingsTest {
         assertThat(settings.defaultStrategy()).isEqualTo("pd");
         assertThat(settings.warnings()).hasSize(2);
     }
+
+    @Test
+    void edgeSettings_ourDefaults_andOverrides() {
+        GatewaySettings defaults = GatewaySettings.defaults();
+        assertThat(defaults.prefillRetry()).isTrue();
+        assertThat(defaults.requestBodyTimeoutSeconds()).isEqualTo(60.0);
+        assertThat(defaults.apiKeys()).isNull();
+        assertThat(defaults.apiKeysFile()).isNull();
+
+        GatewaySettings set = GatewaySettings.fromEnv(Map.of("PD_GATEWAY_PREFILL_RETRY", "false",
+                "PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS", "2.5", "PD_GATEWAY_API_KEYS", "k1,k2",
+                "PD_GATEWAY_API_KEYS_FILE", "/etc/keys"));
+        assertThat(set.prefillRetry()).isFalse();
+        assertThat(set.requestBodyTimeoutSeconds()).isEqualTo(2.5);
+        assertThat(set.apiKeys()).isEqualTo("k1,k2");
+        assertThat(set.apiKeysFile()).isEqualTo("/etc/keys");
+
+        GatewaySettings bad = GatewaySettings.fromEnv(Map.of("PD_GATEWAY_PREFILL_RETRY", "sometimes",
+                "PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS", "0"));
+        assertThat(bad.prefillRetry()).isTrue();
+        assertThat(bad.requestBodyTimeoutSeconds()).isEqualTo(60.0);
+        assertThat(bad.warnings()).hasSize(2);
+    }
 }

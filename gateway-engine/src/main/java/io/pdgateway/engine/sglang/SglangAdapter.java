@@ -12,7 +12,6 @@ import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.engine.PrefillBodies;
 import io.pdgateway.engine.TopLevelJson;
-import java.io.IOException;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -105,11 +104,11 @@ public final class SglangAdapter implements EngineAdapter {
             return null;
         }
         try {
-            JsonNode rid = JsonBodies.mapper().readTree(raw);
+            JsonNode rid = JsonBodies.parse(raw);
             if (rid.isTextual() && !rid.asText().isBlank()) {
                 return rid.asText();
             }
-        } catch (IOException e) {
+        } catch (EngineProtocolException e) {
             // fall through to the refusal
         }
         throw new EngineProtocolException("\"rid\" must be a non-empty string for a prefill/decode request");

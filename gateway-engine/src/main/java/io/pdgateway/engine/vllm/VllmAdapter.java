@@ -12,6 +12,10 @@ import io.pdgateway.engine.PrefillBodies;
 /**
  * vLLM disaggregated prefill (reference §1.2): prefill first with max_tokens 1, then the client's own body to the
  * decode pod carrying what the prefill returned. The connector is chosen per prefill pod.
+ *
+ * <p>{@code kv_transfer_params} and {@code disagg_prefill_resp} say where a pod fetches KV from, so on both legs they
+ * are the gateway's alone: a client's own are dropped, and only what the gateway asks for and what the discovered
+ * prefill pod answered goes out.
  */
 public final class VllmAdapter implements EngineAdapter {
     public static final String ENGINE = "vllm";
@@ -35,6 +39,8 @@ public final class VllmAdapter implements EngineAdapter {
 
     private static byte[] prefillBody(LegRequest request) {
         ObjectNode body = PrefillBodies.oneToken(request.body());
+        body.remove(KV_TRANSFER_PARAMS);
+        body.remove(DISAGG_PREFILL_RESP);
         if (connector(request) == KvConnector.SHFS) {
             // Asks the prefill pod to keep the KV for a remote decode and tell us where it is.
             ObjectNode kv = body.putObject(KV_TRANSFER_PARAMS);
@@ -52,6 +58,8 @@ public final class VllmAdapter implements EngineAdapter {
     public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
         ObjectNode response = JsonBodies.parseObject(prefillResponse);
         ObjectNode body = request.body().deepCopy();
+        body.remove(KV_TRANSFER_PARAMS);
+        body.remove(DISAGG_PREFILL_RESP);
         if (connector(request) == KvConnector.NIXL) {
             body.set(DISAGG_PREFILL_RESP, response);
             return JsonBodies.write(body);

@@ -100,6 +100,24 @@ class VllmAdapterTest {
         assertThat(decode.has("kv_transfer_params")).isFalse();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"shfs", "nixl"})
+    void clientKvLocationFields_neverReachEitherLeg(String connector) throws Exception {
+        String client = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],"
+                + "\"kv_transfer_params\":{\"do_remote_prefill\":true,\"remote_host\":\"203.0.113.9\","
+                + "\"remote_port\":80},\"disagg_prefill_resp\":{\"kv_transfer_params\":{\"remote_host\":\"203.0.113.9\"}}}";
+        byte[] raw = client.getBytes(StandardCharsets.UTF_8);
+        LegRequest request = new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), prefill(connector),
+                DECODE, "shfs", "req-1", null);
+
+        String prefillBody = new String(adapter.plan(request).prefillBody(), StandardCharsets.UTF_8);
+        String decodeBody = new String(adapter.decodeBody(request, null, "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8);
+
+        assertThat(prefillBody).doesNotContain("203.0.113.9");
+        assertThat(decodeBody).doesNotContain("203.0.113.9");
+    }
+
     @ParameterizedTest(name = "label {0}, default {1} → {2}")
     @CsvSource(nullValues = "null", value = {"null, shfs, SHFS", "'', nixl, NIXL", "nixl, shfs, NIXL", "ShFs, nixl, SHFS",
         "invalid, nixl, NIXL", "invalid, bogus, SHFS"})

@@ -8,6 +8,7 @@ import io.pdgateway.server.GatewayServer;
 import io.pdgateway.server.discovery.KubernetesDiscovery;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.discovery.PodSource;
+import io.pdgateway.server.front.ApiKeys;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,6 +72,7 @@ public final class ServeCommand implements Callable<Integer> {
             if (!namespaces.isEmpty() && !source.kubernetes) {
                 throw new IllegalArgumentException("--namespace needs --kubernetes");
             }
+            ApiKeys.load(settings); // a bad key setting stops start-up here, with its message, before anything runs
         } catch (IllegalArgumentException e) {
             System.err.println("pd-gateway: " + e.getMessage());
             return 2;

@@ -16,12 +16,8 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.RequestOptions;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,50 +27,49 @@ import org.slf4j.LoggerFactory;
  * generation_first, whose plan first needs the context worker's /server_info). The decode or single leg is streamed
  * to the client chunk by chunk, its headers held until its first chunk so that a failure can still be a clean error.
  *
- * <p>Failure rules, keyed on "has anything reached the client yet?": a prefill that fails before the first decode
- * byte fails the request ({@code x-error-pd-prefill}); the decode watchdog answers 504 ({@code x-error-pd-decode})
- * before that byte and cuts the stream short after it; a request that ends in any failure, the client's departure
- * included, aborts every leg still running ({@link LegAborter}). A request that succeeded lets a still-running prefill
- * finish on its own: it is about to.
+ * <p>Failure rules, keyed on "has anything reached the client yet?": a prefill that fails transiently before that is
+ * tried once more on other pods ({@link PrefillRetryPolicy}, {@link Reroute}); one that cannot be retried fails the
+ * request ({@code x-error-pd-prefill}); the decode watchdog answers 504 ({@code x-error-pd-decode}) before the first
+ * byte and cuts the stream short after it; a request that ends in any failure, the client's departure included,
+ * aborts every leg still running ({@link LegAborter}). A request that succeeded lets a still-running prefill finish on
+ * its own: it is about to.
  *
  * <p>Every callback runs on the client connection's event loop, so the state below needs no locks. Every way the
  * request can end goes through {@link #finish}, which sets {@code done} first (aborting a leg fires its handlers at
- * once, and they must find the request settled), then releases the ledger exactly once.
+ * once, and they must find the request settled), then releases the current attempt's charges exactly once; a retry
+ * releases the failed attempt's charges before the router charges the next.
  */
 public final class Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
-    /** Client headers worth passing to the pods (upstream forwards the same set). */
-    private static final List<String> FORWARDED_HEADERS = List.of("authorization", "traceparent",
-            SpecHeaders.SESSION_KEY, SpecHeaders.ROUTING_STRATEGY);
-    private static final long NO_TIMER = -1;
-
-    private enum PrefillState { NONE, RUNNING, SUCCEEDED, FAILED }
 
     private final Upstreams up;
-    private final HttpServerRequest client;
     private final HttpServerResponse out;
     private final OpenAiRequest request;
-    private final RoutingService.Outcome outcome;
-    private final RouteDecision decision;
     private final String requestId;
     private final Context context;
     private final LegAborter aborter;
     private final ClientAnswer answer;
+    private final LegOptions legOptions;
+    private final Reroute reroute;
+    private final PrefillRetryPolicy retry;
+    private final PhaseTimes phases = new PhaseTimes();
+    private RoutingService.Outcome outcome;
+    private RouteDecision decision;
     private EngineAdapter adapter;
     private LegRequest legRequest;
     private LegPlan plan;
-    private UpstreamLeg prefillLeg;
+    private PrefillCall prefillCall;
     private UpstreamLeg decodeLeg;
     private DecodeWatchdog watchdog;
-    private PrefillState prefill = PrefillState.NONE;
-    private long prefillTimer = NO_TIMER;
     private boolean done;
-    private final PhaseTimes phases = new PhaseTimes();
 
+    /**
+     * @param forwardAuthorization whether the client's Authorization header goes on to the pods (not when it is the
+     *     gateway's own API key)
+     */
     public Exchange(Upstreams up, HttpServerRequest client, OpenAiRequest request, RoutingService.Outcome outcome,
-            String requestId) {
+            String requestId, Reroute reroute, boolean forwardAuthorization) {
         this.up = up;
-        this.client = client;
         this.out = client.response();
         this.request = request;
         this.outcome = outcome;
@@ -83,12 +78,21 @@ public final class Exchange {
         this.context = Vertx.currentContext();
         this.aborter = new LegAborter(up, outcome.knobs(), requestId);
         this.answer = new ClientAnswer(out);
+        this.legOptions = new LegOptions(client, request.path(), requestId, forwardAuthorization);
+        this.reroute = reroute;
+        this.retry = new PrefillRetryPolicy(up.settings().prefillRetry());
     }
 
     public void start() {
         out.closeHandler(v -> clientGone());
+        attempt();
+    }
+
+    /** Runs the legs of the current decision: the first one, or a retry's. */
+    private void attempt() {
         out.putHeader(SpecHeaders.TARGET_POD, decision.target().name());
         if (!decision.isPd()) {
+            out.headers().remove(SpecHeaders.PREFILL_TARGET_POD);
             sendDecode(request.raw());
             return;
         }
@@ -108,7 +112,12 @@ public final class Exchange {
             return;
         }
         // The lookup may complete on another request's event loop: come back to this one.
-        up.serverInfo().get(decision.prefill(), adapter).onComplete(info -> onContext(() -> serverInfo(legs, info)));
+        RouteDecision asked = decision;
+        up.serverInfo().get(decision.prefill(), adapter).onComplete(info -> onContext(() -> {
+            if (decision == asked) {
+                serverInfo(legs, info);
+            }
+        }));
     }
 
     private void serverInfo(LegRequest legs, AsyncResult<TrtServerInfo> info) {
@@ -127,7 +136,9 @@ public final class Exchange {
     private void runLegs(LegRequest legs) {
         try {
             plan = adapter.plan(legs);
-        } catch (EngineProtocolException e) {
+        } catch (EngineProtocolException | RuntimeException e) {
+            // A runtime exception here is a bug, but the request must still end, and release what it holds, once.
+            LOG.warn("request {}: cannot plan the legs: {}", requestId, e.toString());
             fail(ApiError.of(502, "cannot build the prefill/decode legs: " + e.getMessage(), "pd_plan_failed"),
                     "pd_plan_fail");
             return;
@@ -140,48 +151,23 @@ public final class Exchange {
     }
 
     private void sendPrefill() {
-        prefillLeg = new UpstreamLeg(decision.prefill());
-        prefill = PrefillState.RUNNING;
         phases.prefillStarted(plan.schedule() == LegSchedule.SEQUENTIAL);
         up.metrics().prefillStarted();
         long timeoutMs = LegAborter.millis(outcome.knobs().prefillRequestTimeout());
-        prefillTimer = up.vertx().setTimer(timeoutMs, id -> {
-            if (prefill == PrefillState.RUNNING) {
-                prefillFailed(LegFailure.timeout(timeoutMs));
-                aborter.abort(prefillLeg, plan.prefillAbort());
-            }
-        });
-        prefillLeg.send(up.client(), options(decision.prefill()), plan.prefillBody())
-                .compose(response -> response.body().map(b -> new PrefillAnswer(response.statusCode(), b.getBytes())))
-                .onComplete(ar -> {
-                    if (prefill != PrefillState.RUNNING) {
-                        return; // timed out or abandoned; already counted
-                    }
-                    up.vertx().cancelTimer(prefillTimer);
-                    prefillLeg.finished();
-                    if (ar.failed()) {
-                        prefillFailed(LegFailure.transport(ar.cause()));
-                    } else if (ar.result().status() != 200) {
-                        prefillFailed(LegFailure.httpStatus(ar.result().status(), ar.result().body()));
-                    } else {
-                        prefillAnswered(ar.result().body());
-                    }
-                });
+        prefillCall = PrefillCall.start(up, decision.prefill(), legOptions.forPod(decision.prefill()),
+                plan.prefillBody(), timeoutMs, this::prefillAnswered, this::prefillFailed);
     }
-
-    private record PrefillAnswer(int status, byte[] body) {}
 
     private void prefillAnswered(byte[] response) {
         byte[] decodeBody = null;
         if (plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
             try {
                 decodeBody = adapter.decodeBody(legRequest, plan, response);
-            } catch (EngineProtocolException e) {
-                prefillFailed(LegFailure.protocol(e.getMessage()));
+            } catch (EngineProtocolException | RuntimeException e) {
+                prefillFailed(LegFailure.protocol(e.toString()));
                 return;
             }
         }
-        prefill = PrefillState.SUCCEEDED;
         phases.prefillEnded();
         up.metrics().prefillSucceeded();
         outcome.charge().releasePrefill();
@@ -195,15 +181,17 @@ public final class Exchange {
     }
 
     private void prefillFailed(LegFailure failure) {
-        prefill = PrefillState.FAILED;
-        up.vertx().cancelTimer(prefillTimer);
         up.metrics().prefillFailed(failure.metricStatus(), failure.metricCode());
         LOG.warn("request {}: prefill on {} failed: {}", requestId, decision.prefill().id(), failure.message());
+        aborter.abort(prefillCall.leg(), plan.prefillAbort()); // a timed-out prefill still runs at the pod
         if (done) {
             return;
         }
         if (answer.started()) {
             // The decode already streams to the client: it got its KV, so its answer stands.
+            return;
+        }
+        if (retry.allows(failure, answer.started()) && retriedElsewhere(failure)) {
             return;
         }
         if (failure.upstreamBody() != null) {
@@ -215,10 +203,43 @@ public final class Exchange {
                 .withHeader(SpecHeaders.ERROR_PD_PREFILL), "pd_prefill_fail");
     }
 
+    /**
+     * Routes the request again without the prefill pod that failed. This attempt's legs are aborted and its charges
+     * released first, so the ledgers never hold both attempts at once. False when nothing else can serve the
+     * request: then this attempt's failure is the answer.
+     */
+    private boolean retriedElsewhere(LegFailure failure) {
+        Pod failed = decision.prefill();
+        abortRunningLegs();
+        watchdog.stop();
+        outcome.charge().releaseAll();
+        RoutingService.Outcome next = reroute.without(failed);
+        if (!next.decision().verdict().routed()) {
+            LOG.info("request {}: no other pod to retry the prefill on ({})", requestId, next.decision().reason());
+            return false;
+        }
+        retry.taken();
+        up.metrics().prefillRetried(request.model(), failure.metricStatus(), failure.metricCode(),
+                next.decision().isPd());
+        LOG.info("request {}: prefill on {} failed ({}), retrying on {}", requestId, failed.id(), failure.metricCode(),
+                next.decision().isPd() ? next.decision().prefill().id() + " + " + next.decision().target().id()
+                        : next.decision().target().id());
+        outcome = next;
+        decision = next.decision();
+        adapter = null;
+        legRequest = null;
+        plan = null;
+        prefillCall = null;
+        decodeLeg = null;
+        watchdog = null;
+        attempt();
+        return true;
+    }
+
     private void sendDecode(byte[] body) {
         UpstreamLeg leg = new UpstreamLeg(decision.target());
         decodeLeg = leg;
-        leg.send(up.client(), options(decision.target()), body)
+        leg.send(up.client(), legOptions.forPod(decision.target()), body)
                 .onSuccess(response -> relay(leg, response))
                 .onFailure(err -> {
                     if (done || !leg.running()) {
@@ -230,10 +251,13 @@ public final class Exchange {
                 });
     }
 
-    /** Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). */
+    /**
+     * Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). A leg
+     * given up on (a retry's predecessor) is not heard any more.
+     */
     private void relay(UpstreamLeg leg, HttpClientResponse response) {
         response.handler(chunk -> {
-            if (done) {
+            if (done || !leg.running()) {
                 return;
             }
             if (watchdog != null) {
@@ -261,7 +285,7 @@ public final class Exchange {
             }
         });
         response.endHandler(v -> {
-            if (done) {
+            if (done || !leg.running()) {
                 return;
             }
             leg.finished();
@@ -324,14 +348,13 @@ public final class Exchange {
         }
     }
 
-    /** The request failed or the client left: no leg still running has anyone to answer to. */
+    /** The request failed, the client left, or the attempt is retried: no leg still running has anyone to answer. */
     private void abortRunningLegs() {
-        if (prefill == PrefillState.RUNNING) {
-            prefill = PrefillState.FAILED;
-            up.vertx().cancelTimer(prefillTimer);
+        if (prefillCall != null && prefillCall.running()) {
+            prefillCall.cancel();
             up.metrics().prefillFailed("context_canceled", 499);
         }
-        aborter.abort(prefillLeg, plan == null ? null : plan.prefillAbort());
+        aborter.abort(prefillCall == null ? null : prefillCall.leg(), plan == null ? null : plan.prefillAbort());
         aborter.abort(decodeLeg, plan == null ? null : plan.decodeAbort());
     }
 
@@ -341,19 +364,5 @@ public final class Exchange {
         } else {
             context.runOnContext(v -> action.run());
         }
-    }
-
-    private RequestOptions options(Pod pod) {
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(pod.ip()).setPort(pod.port())
-                .setURI(request.path())
-                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .putHeader("X-Request-Id", requestId);
-        for (String name : FORWARDED_HEADERS) {
-            String value = client.getHeader(name);
-            if (value != null) {
-                options.putHeader(name, value);
-            }
-        }
-        return options;
     }
 }

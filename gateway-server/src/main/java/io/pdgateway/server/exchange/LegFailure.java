@@ -6,25 +6,30 @@ package io.pdgateway.server.exchange;
  *
  * @param metricStatus the gateway_prefill_request_fail_total status label (upstream's names)
  * @param upstreamBody the pod's own error body for a passed-through 4xx, else null
+ * @param transientFault the pod may well answer the next request: its connection was refused or broke, or it said
+ *     502, 503 or 504 (overloaded, restarting, or a proxy in front of it gave up). A 4xx is the request's own fault,
+ *     a 500 the engine's; a timeout already spent the request's prefill budget.
  */
-record LegFailure(int clientStatus, String metricStatus, int metricCode, String message, byte[] upstreamBody) {
+record LegFailure(int clientStatus, String metricStatus, int metricCode, String message, byte[] upstreamBody,
+        boolean transientFault) {
 
     static LegFailure httpStatus(int status, byte[] body) {
         String snippet = new String(body, 0, Math.min(body.length, 300), java.nio.charset.StandardCharsets.UTF_8);
         int clientStatus = status >= 400 && status < 500 ? status : 502;
         return new LegFailure(clientStatus, "http_error", status,
-                "prefill pod answered " + status + ": " + snippet, status < 500 ? body : null);
+                "prefill pod answered " + status + ": " + snippet, status < 500 ? body : null,
+                status == 502 || status == 503 || status == 504);
     }
 
     static LegFailure timeout(long millis) {
-        return new LegFailure(504, "timeout", 504, "prefill pod did not answer within " + millis + " ms", null);
+        return new LegFailure(504, "timeout", 504, "prefill pod did not answer within " + millis + " ms", null, false);
     }
 
     static LegFailure transport(Throwable cause) {
-        return new LegFailure(502, "error", 502, "prefill pod unreachable: " + cause.getMessage(), null);
+        return new LegFailure(502, "error", 502, "prefill pod unreachable: " + cause.getMessage(), null, true);
     }
 
     static LegFailure protocol(String message) {
-        return new LegFailure(502, "error", 502, "prefill response unusable: " + message, null);
+        return new LegFailure(502, "error", 502, "prefill response unusable: " + message, null, false);
     }
 }

@@ -10,39 +10,57 @@ import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Exchange;
+import io.pdgateway.server.exchange.Reroute;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.server.routing.PromptFeatures;
 import io.pdgateway.server.routing.RoutingService;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The OpenAI-compatible HTTP front: reads and validates the request, routes it, and hands it to an {@link Exchange}.
  * Also serves /v1/models, /healthz, /readyz and /metrics.
  */
 public final class OpenAiFront implements Handler<HttpServerRequest> {
+    private static final Logger LOG = LoggerFactory.getLogger(OpenAiFront.class);
+    /** pd_gateway_rejected_requests_total reason of a body that is not a valid chat or completions request. */
+    static final String INVALID_BODY = "invalid_body";
+    /** pd_gateway_rejected_requests_total reason of a request without an accepted API key. */
+    static final String UNAUTHORIZED = "unauthorized";
+    /** The probes and the scrape stay open when API keys are required: kubelets and Prometheus carry none. */
+    private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/metrics");
     private final Upstreams up;
     private final RoutingService routing;
     private final PodSource pods;
     private final BooleanSupplier draining;
+    private final ApiKeys apiKeys;
 
-    public OpenAiFront(Upstreams up, RoutingService routing, PodSource pods, BooleanSupplier draining) {
+    public OpenAiFront(Upstreams up, RoutingService routing, PodSource pods, BooleanSupplier draining,
+            ApiKeys apiKeys) {
         this.up = up;
         this.routing = routing;
         this.pods = pods;
         this.draining = draining;
+        this.apiKeys = apiKeys;
     }
 
     @Override
     public void handle(HttpServerRequest req) {
         String path = req.path();
+        if (!OPEN_PATHS.contains(path) && !apiKeys.admits(req.getHeader(HttpHeaders.AUTHORIZATION))) {
+            unauthorized(req);
+            return;
+        }
         if (req.method() == HttpMethod.POST
                 && (OpenAiRequestParser.CHAT_PATH.equals(path) || OpenAiRequestParser.COMPLETIONS_PATH.equals(path))) {
             if (draining.getAsBoolean()) {
@@ -74,37 +92,26 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         }
     }
 
-    private void readBody(HttpServerRequest req) {
-        int limit = up.settings().maxRequestBodyBytes();
-        String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
-        if (length != null && parseLong(length) > limit) {
-            tooLarge(req, limit);
-            return;
-        }
-        Buffer body = Buffer.buffer();
-        boolean[] rejected = {false};
-        req.handler(chunk -> {
-            if (rejected[0]) {
-                return;
-            }
-            if (body.length() + chunk.length() > limit) {
-                rejected[0] = true;
-                tooLarge(req, limit);
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        req.endHandler(v -> {
-            if (!rejected[0]) {
-                onBody(req, body.getBytes());
-            }
-        });
+    /** OpenAI's answer to a missing or wrong key: 401, authentication_error, invalid_api_key. */
+    private void unauthorized(HttpServerRequest req) {
+        up.metrics().rejected(UNAUTHORIZED);
+        boolean presented = req.getHeader(HttpHeaders.AUTHORIZATION) != null;
+        req.response().putHeader("WWW-Authenticate", "Bearer");
+        respond(req.response(), ApiError.of(401, presented ? "invalid API key"
+                : "missing API key: send it as Authorization: Bearer <key>", "invalid_api_key"));
     }
 
-    private static void tooLarge(HttpServerRequest req, int limit) {
-        // Close afterwards: the rest of the body is still on the wire and not worth reading.
-        req.response().putHeader(HttpHeaders.CONNECTION, "close");
-        respond(req.response(), ApiError.of(413, "request body exceeds " + limit + " bytes", "request_too_large"));
+    private void readBody(HttpServerRequest req) {
+        BodyReader.read(up.vertx(), req, up.settings().maxRequestBodyBytes(),
+                Math.round(up.settings().requestBodyTimeoutSeconds() * 1000), raw -> {
+                    try {
+                        onBody(req, raw);
+                    } catch (RuntimeException e) {
+                        // A bug, but the client gets an answer rather than a connection that never speaks again.
+                        LOG.error("request body handling failed", e);
+                        respond(req.response(), ApiError.of(500, "internal error: " + e, "internal_error"));
+                    }
+                }, up.metrics()::rejected);
     }
 
     private void onBody(HttpServerRequest req, byte[] raw) {
@@ -112,6 +119,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         try {
             request = OpenAiRequestParser.parse(req.path(), raw);
         } catch (OpenAiRequestParser.Rejected e) {
+            up.metrics().rejected(INVALID_BODY);
             respond(req.response(), e.error());
             return;
         }
@@ -153,9 +161,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         RouteDecision decision = outcome.decision();
         up.metrics().routingTime(request.model(), outcome.routingNanos());
         req.response().putHeader(SpecHeaders.ROUTING_STRATEGY, decision.strategy());
-        if ("true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG))) {
-            req.response().putHeader(SpecHeaders.PD_DECISION, DecisionHeader.format(decision));
-        }
+        showDecision(req, decision);
         up.metrics().requestStarted(request.model());
         if (!decision.verdict().routed()) {
             String status = decision.verdict().name().toLowerCase(java.util.Locale.ROOT);
@@ -164,7 +170,22 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status));
             return;
         }
-        new Exchange(up, req, request, outcome, requestId).start();
+        Reroute reroute = failed -> {
+            RoutingService.Outcome next = routing.reroute(prep, requestId, features, failed);
+            up.metrics().routingTime(request.model(), next.routingNanos());
+            if (next.decision().verdict().routed()) {
+                showDecision(req, next.decision());
+            }
+            return next;
+        };
+        new Exchange(up, req, request, outcome, requestId, reroute, !apiKeys.required()).start();
+    }
+
+    /** With x-pd-debug: true, the decision that serves the request goes into x-pd-decision. */
+    private static void showDecision(HttpServerRequest req, RouteDecision decision) {
+        if ("true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG))) {
+            req.response().putHeader(SpecHeaders.PD_DECISION, DecisionHeader.format(decision));
+        }
     }
 
     /** The adaptive bucket plan as JSON; only with PD_GATEWAY_DEBUG_ENDPOINTS=true, since it shows internal state. */
@@ -219,22 +240,15 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         return new String(JsonBodies.write(root), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    static void respond(HttpServerResponse response, ApiError error) {
+    /** Answers with the error, unless the response is already over; completes once it is written. */
+    static Future<Void> respond(HttpServerResponse response, ApiError error) {
         if (response.ended() || response.closed()) {
-            return;
+            return Future.succeededFuture();
         }
         response.setStatusCode(error.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
         if (error.extraHeader() != null) {
             response.putHeader(error.extraHeader(), "true");
         }
-        response.end(error.body());
-    }
-
-    private static long parseLong(String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return response.end(error.body());
     }
 }

@@ -4,11 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 
 /** Validates a chat or completions body and extracts what routing needs. Failures are 400s naming the field. */
 public final class OpenAiRequestParser {
     public static final String CHAT_PATH = "/v1/chat/completions";
     public static final String COMPLETIONS_PATH = "/v1/completions";
+
+    /** The UTF-8 check decodes through a buffer this size: small, since the characters are thrown away. */
+    private static final int UTF8_CHECK_BUFFER_CHARS = 4096;
 
     private OpenAiRequestParser() {}
 
@@ -27,11 +36,13 @@ public final class OpenAiRequestParser {
     }
 
     public static OpenAiRequest parse(String path, byte[] raw) throws Rejected {
+        requireUtf8(raw);
         ObjectNode body;
         try {
             body = JsonBodies.parseObject(raw);
         } catch (EngineProtocolException e) {
-            throw new Rejected(ApiError.of(400, "request body is not a JSON object: " + e.getMessage(), "invalid_json"));
+            throw new Rejected(ApiError.of(400, "request body is not a valid JSON object: " + e.getMessage(),
+                    "invalid_json"));
         }
         JsonNode model = body.get("model");
         if (model == null || !model.isTextual() || model.asText().isBlank()) {
@@ -76,6 +87,27 @@ public final class OpenAiRequestParser {
             }
         }
         return new OpenAiRequest(path, body, raw, model.asText(), streaming, text.toString(), tokenIds);
+    }
+
+    /**
+     * RFC 8259: JSON exchanged between systems is UTF-8. Checked before the JSON parser reads the body, so that no byte
+     * sequence means one thing here and another at the pod: the fuzz test found the parser's field-name table reading
+     * a key with a stray 0xFF byte as the key without it. Decodes into a small buffer, over and over: it only checks.
+     */
+    private static void requireUtf8(byte[] raw) throws Rejected {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(raw);
+        CharBuffer out = CharBuffer.allocate(UTF8_CHECK_BUFFER_CHARS);
+        CoderResult result;
+        do {
+            out.clear();
+            result = decoder.decode(in, out, true);
+        } while (result.isOverflow());
+        if (result.isError() || decoder.flush(out).isError()) {
+            throw new Rejected(ApiError.of(400, "request body is not valid UTF-8 (at byte " + in.position() + ")",
+                    "invalid_json"));
+        }
     }
 
     /** Upstream's message text: string contents unquoted, structured contents as their JSON text, joined by spaces. */

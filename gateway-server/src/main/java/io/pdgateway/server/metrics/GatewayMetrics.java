@@ -22,6 +22,12 @@ public final class GatewayMetrics {
     public static final String DISCOVERY_PODS = "pd_gateway_discovery_pods";
     /** pd-gateway's own: 1 from SIGTERM until the process exits (readiness fails, in-flight requests finish). */
     public static final String DRAINING = "pd_gateway_draining";
+    /** pd-gateway's own: requests refused before routing (Micrometer adds _total). */
+    public static final String REJECTED = "pd_gateway_rejected_requests";
+    /** pd-gateway's own: engine metric scrapes that failed (Micrometer adds _total). */
+    public static final String SCRAPE_FAILURES = "pd_gateway_scrape_failures";
+    /** pd-gateway's own: prefills retried elsewhere (Micrometer adds _total). */
+    public static final String PREFILL_RETRIES = "pd_gateway_prefill_retries";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -55,6 +61,15 @@ public final class GatewayMetrics {
 
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * pd-gateway's own pd_gateway_rejected_requests_total: a request refused before it named a model or reached
+     * routing (reason: unauthorized, body_too_large, body_timeout, invalid_body).
+     */
+    public void rejected(String reason) {
+        Counter.builder(REJECTED).description("Requests refused before routing, by reason").tag("reason", reason)
+                .register(registry).increment();
     }
 
     public void requestStarted(String model) {
@@ -93,6 +108,26 @@ public final class GatewayMetrics {
         prefillOutstanding.decrementAndGet();
         Counter.builder("gateway_prefill_request_fail").tag("status", status)
                 .tag("status_code", Integer.toString(statusCode)).register(registry).increment();
+    }
+
+    /**
+     * pd-gateway's own pd_gateway_prefill_retries_total: a prefill that failed transiently (status and status_code as
+     * in gateway_prefill_request_fail_total) was tried again, on another prefill/decode pair ({@code to="pd_pair"})
+     * or on a standard pod ({@code to="standard"}).
+     */
+    public void prefillRetried(String model, String status, int statusCode, boolean toPair) {
+        Counter.builder(PREFILL_RETRIES).description("Prefills retried on other pods after a transient failure")
+                .tag("model", model).tag("status", status).tag("status_code", Integer.toString(statusCode))
+                .tag("to", toPair ? "pd_pair" : "standard").register(registry).increment();
+    }
+
+    /**
+     * pd-gateway's own pd_gateway_scrape_failures_total: a pod's Prometheus endpoint failed, answered non-200 or timed
+     * out; routing then reads its metrics as absent once they age out.
+     */
+    public void scrapeFailed(Pod pod) {
+        Counter.builder(SCRAPE_FAILURES).description("Engine metric scrapes that failed or timed out")
+                .tag("namespace", pod.namespace()).tag("pod", pod.name()).register(registry).increment();
     }
 
     public void selected(Pod prefill, Pod decode) {

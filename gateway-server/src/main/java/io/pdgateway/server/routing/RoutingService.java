@@ -12,6 +12,7 @@ import io.pdgateway.core.ledger.SessionTable;
 import io.pdgateway.core.ledger.TokenCharger;
 import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.Profile;
 import io.pdgateway.core.prefix.PrefixIndex;
 import io.pdgateway.core.routing.ClusterLoad;
@@ -27,6 +28,7 @@ import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.scrape.MetricsStore;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -135,9 +137,24 @@ public final class RoutingService {
     public record Outcome(RouteDecision decision, Charges charge, ModelPods model, PdKnobs knobs, long routingNanos) {}
 
     public Outcome route(Preparation prep, String requestId, PromptFeatures features, String sessionKey) {
+        return route(prep, requestId, features, sessionKey, Set.of());
+    }
+
+    /**
+     * The same request routed again without {@code failed} (the exchange's prefill retry), on the same features. The
+     * caller has released the first decision's charges; this one charges its own. Without the session key: the
+     * session-delta rule assumes the prefill pod holds the session's earlier turns, and the pod a retry goes to does
+     * not, so it is charged the whole prompt (and the session's remembered size stays as the first decision left it).
+     */
+    public Outcome reroute(Preparation prep, String requestId, PromptFeatures features, Pod failed) {
+        return route(prep, requestId, features, null, Set.of(failed.id()));
+    }
+
+    private Outcome route(Preparation prep, String requestId, PromptFeatures features, String sessionKey,
+            Set<String> excludedPods) {
         long start = System.nanoTime();
         RouteRequest request = new RouteRequest(prep.model().model(), requestId, features.promptTokens(),
-                prep.strategy(), prep.profile(), prep.knobs(), features.prefixHashes(), sessionKey);
+                prep.strategy(), prep.profile(), prep.knobs(), features.prefixHashes(), sessionKey, excludedPods);
         RouteDecision decision;
         Charges charge = null;
         synchronized (selectionLock) {
@@ -154,7 +171,9 @@ public final class RoutingService {
             }
         }
         warmPrefixIndex(request, decision);
-        if (bucketServe != null && SpecStrategies.PD.equals(prep.strategy()) && decision.verdict().routed()) {
+        // A retry is the same request: the length histogram counted it with its first decision.
+        if (bucketServe != null && SpecStrategies.PD.equals(prep.strategy()) && decision.verdict().routed()
+                && excludedPods.isEmpty()) {
             bucketServe.record(request.model(), request.promptTokens());
         }
         long elapsed = System.nanoTime() - start;

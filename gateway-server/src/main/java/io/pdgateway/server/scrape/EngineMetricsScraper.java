@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Scrapes every pod's Prometheus endpoint every AIBRIX_POD_METRIC_REFRESH_INTERVAL_MS and publishes the routing
@@ -36,15 +37,19 @@ public final class EngineMetricsScraper implements AutoCloseable {
     private final MetricsStore store;
     private final long intervalMs;
     private final HttpClient client;
+    private final Consumer<Pod> failed;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, CounterRate> generationRates = new ConcurrentHashMap<>();
     private long timer = -1;
 
-    public EngineMetricsScraper(Vertx vertx, PodSource pods, MetricsStore store, long intervalMs) {
+    /** @param failed told of every scrape that failed or timed out (the pod's metrics then age out) */
+    public EngineMetricsScraper(Vertx vertx, PodSource pods, MetricsStore store, long intervalMs,
+            Consumer<Pod> failed) {
         this.vertx = vertx;
         this.pods = pods;
         this.store = store;
         this.intervalMs = intervalMs;
+        this.failed = failed;
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout((int) SCRAPE_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(1));
     }
@@ -83,6 +88,8 @@ public final class EngineMetricsScraper implements AutoCloseable {
                         Map<String, Double> values = PrometheusText.sums(ar.result().toString(StandardCharsets.UTF_8),
                                 names.wanted());
                         store.put(pod.id(), toMetrics(pod, names, values, now));
+                    } else {
+                        failed.accept(pod);
                     }
                 });
     }

@@ -50,4 +50,26 @@ class OpenAiRequestParserTest {
                     assertThat(e.error().type()).isEqualTo("invalid_request_error");
                 });
     }
+
+    /** Found by RequestBodyFuzzTest: after many parses, a key with a stray 0xFF byte was read as the key without it. */
+    @Test
+    void invalidUtf8InAKey_400BeforeTheJsonParserSeesIt() {
+        String text = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+        body[text.indexOf("role")] = (byte) 0xFF; // byte 27: the r of "role"
+        assertThatThrownBy(() -> OpenAiRequestParser.parse("/v1/chat/completions", body))
+                .isInstanceOfSatisfying(OpenAiRequestParser.Rejected.class, e -> {
+                    assertThat(e.error().status()).isEqualTo(400);
+                    assertThat(e.error().message()).contains("not valid UTF-8 (at byte 27)");
+                });
+    }
+
+    /** Found by RequestBodyFuzzTest: an exponent beyond an int escaped the parser as a NumberFormatException. */
+    @Test
+    void floatWithAHugeExponent_400NotAnEscapedException() {
+        assertThatThrownBy(() -> parse("/v1/chat/completions",
+                "{\"model\":\"m\",\"messages\":[{\"content\":\"x\"}],\"t\":-5e0091722710186}"))
+                .isInstanceOfSatisfying(OpenAiRequestParser.Rejected.class,
+                        e -> assertThat(e.error().message()).contains("invalid JSON number"));
+    }
 }

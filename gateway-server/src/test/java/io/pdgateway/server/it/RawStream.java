@@ -16,33 +16,61 @@ final class RawStream implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
+    private boolean serverClosed;
 
     RawStream(int port, String path, String body) throws IOException {
         this("127.0.0.1", port, path, body);
     }
 
     RawStream(String host, int port, String path, String body) throws IOException {
+        this(host, port);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        write(bytes);
+    }
+
+    private RawStream(String host, int port) throws IOException {
         socket = new Socket(host, port);
         socket.setSoTimeout(200);
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        in = socket.getInputStream();
+    }
+
+    /** A connection that has sent nothing yet: the test writes the request itself, byte by byte if it likes. */
+    static RawStream open(int port) throws IOException {
+        return new RawStream("127.0.0.1", port);
+    }
+
+    /** Sends these bytes as they are. */
+    void write(byte[] bytes) throws IOException {
         OutputStream out = socket.getOutputStream();
-        out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
-                + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(bytes);
         out.flush();
-        in = socket.getInputStream();
+    }
+
+    /** True once the server closed the connection (everything it sent before is in {@link #poll()}). */
+    boolean closedByServer() throws IOException {
+        poll();
+        return serverClosed;
     }
 
     /** Reads whatever has arrived (waiting at most 200 ms for more) and returns everything received so far. */
     String poll() throws IOException {
         byte[] buffer = new byte[8192];
+        if (serverClosed) {
+            return received.toString(StandardCharsets.UTF_8);
+        }
         try {
             int n = in.read(buffer);
             if (n > 0) {
                 received.write(buffer, 0, n);
+            } else if (n < 0) {
+                serverClosed = true;
             }
         } catch (SocketTimeoutException e) {
             // nothing new yet
+        } catch (java.net.SocketException e) {
+            serverClosed = true; // reset by the server
         }
         return received.toString(StandardCharsets.UTF_8);
     }

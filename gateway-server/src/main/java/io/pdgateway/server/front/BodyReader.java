@@ -1,0 +1,102 @@
+package io.pdgateway.server.front;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import java.util.function.Consumer;
+
+/**
+ * Reads one request body under two bounds, so no client can make the gateway hold a buffer or a socket for long:
+ * a body over PD_GATEWAY_MAX_REQUEST_BODY_BYTES gets 413 (at once when Content-Length says so), one not complete within
+ * PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS of its headers gets 408 (a client that stalls or trickles). Either answer
+ * closes the connection: the rest of the body is still on the wire and not worth reading. Runs on the request's
+ * event loop.
+ */
+final class BodyReader {
+    /** Why a body was refused: the pd_gateway_rejected_requests_total reason. */
+    static final String TOO_LARGE = "body_too_large";
+    static final String TIMEOUT = "body_timeout";
+
+    private final Vertx vertx;
+    private final HttpServerRequest req;
+    private final int limit;
+    private final Consumer<String> rejected;
+    private final Buffer body = Buffer.buffer();
+    private long timer = -1;
+    private boolean settled;
+
+    private BodyReader(Vertx vertx, HttpServerRequest req, int limit, Consumer<String> rejected) {
+        this.vertx = vertx;
+        this.req = req;
+        this.limit = limit;
+        this.rejected = rejected;
+    }
+
+    /**
+     * @param onBody gets the whole body
+     * @param rejected gets the reason when the body was refused (the client has its answer already)
+     */
+    static void read(Vertx vertx, HttpServerRequest req, int limit, long timeoutMs, Consumer<byte[]> onBody,
+            Consumer<String> rejected) {
+        BodyReader reader = new BodyReader(vertx, req, limit, rejected);
+        String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length != null && parseLong(length) > limit) {
+            reader.tooLarge();
+            return;
+        }
+        reader.timer = vertx.setTimer(timeoutMs, id -> reader.refuse(408, "request body not received within "
+                + timeoutMs + " ms", "request_timeout", TIMEOUT));
+        req.handler(chunk -> {
+            if (reader.settled) {
+                return;
+            }
+            if (reader.body.length() + chunk.length() > limit) {
+                reader.tooLarge();
+                return;
+            }
+            reader.body.appendBuffer(chunk);
+        });
+        req.endHandler(v -> {
+            if (!reader.settled) {
+                reader.settle();
+                onBody.accept(reader.body.getBytes());
+            }
+        });
+    }
+
+    private void tooLarge() {
+        refuse(413, "request body exceeds " + limit + " bytes", "request_too_large", TOO_LARGE);
+    }
+
+    private void refuse(int status, String message, String code, String reason) {
+        if (settled) {
+            return;
+        }
+        settle();
+        rejected.accept(reason);
+        req.response().putHeader(HttpHeaders.CONNECTION, "close");
+        OpenAiFront.respond(req.response(), ApiError.of(status, message, code)).onComplete(sent -> {
+            // HTTP/1.1 keeps a connection whose request is unfinished; HTTP/2 streams end on their own.
+            if (req.version() != HttpVersion.HTTP_2) {
+                req.connection().close();
+            }
+        });
+    }
+
+    private void settle() {
+        settled = true;
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    private static long parseLong(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
