@@ -3,6 +3,7 @@ package io.pdgateway.bench.jmh;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.ledger.RequestLedger;
+import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
@@ -83,7 +84,7 @@ public class RoutingDecisionBenchmark {
             metrics.put(pod.id(), new PodMetrics(seed.nextInt(5), Double.NaN, Double.NaN, seed.nextDouble(),
                     seed.nextDouble(2000), 20 + seed.nextDouble(20), 0));
         }
-        load = new ClusterLoad(ledger, pod -> metrics.get(pod.id()), 0);
+        load = new ClusterLoad(ledger, new TokenLedger(), pod -> metrics.get(pod.id()), 0);
         index = new PrefixIndex(PrefixIndex.DEFAULT_CAPACITY_BLOCKS, Long.MAX_VALUE);
         String prompt = "word ".repeat(800);
         for (int i = 0; i < Math.min(pods / 2, 64); i++) {
