@@ -17,7 +17,8 @@ public final class ProgressLine {
     private final PrintStream out;
     private final boolean terminal;
     private final String label;
-    private long lastDraw = Long.MIN_VALUE;
+    private boolean drawn;
+    private long lastDraw;
 
     private ProgressLine(PrintStream out, boolean terminal, String label) {
         this.out = out;
@@ -39,9 +40,10 @@ public final class ProgressLine {
             return;
         }
         long now = System.nanoTime() / 1_000_000;
-        if (now - lastDraw < (terminal ? TERMINAL_REDRAW_MS : LOG_LINE_MS)) {
+        if (drawn && now - lastDraw < (terminal ? TERMINAL_REDRAW_MS : LOG_LINE_MS)) {
             return;
         }
+        drawn = true;
         lastDraw = now;
         out.print(terminal ? "\r" + line(total, recorder, elapsedSeconds) : line(total, recorder, elapsedSeconds) + "\n");
         out.flush();

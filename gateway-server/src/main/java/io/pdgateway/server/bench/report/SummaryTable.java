@@ -40,18 +40,19 @@ public final class SummaryTable {
     /** Several runs over one workload: the columns {@code bench compare} promises. */
     public static String compare(List<RunReport> runs) {
         TextTable table = new TextTable(List.of("setup", "requests", "errors", "TTFT p50", "TTFT p99", "TPOT p50",
-                "TPOT p99", "E2E p99", "tok/s", "goodput", "fallbacks"));
+                "TPOT p99", "E2E p99", "tok/s", "goodput", "fallbacks", "send lag p99"));
         for (RunReport run : runs) {
             RunSummary s = run.summary();
             table.row(List.of(run.name(), Integer.toString(s.requests()), Integer.toString(s.errors()),
                     Numbers.millis(s.ttft().p50()), Numbers.millis(s.ttft().p99()), Numbers.millis(s.tpot().p50()),
                     Numbers.millis(s.tpot().p99()), Numbers.millis(s.e2e().p99()), Numbers.rate(s.outputTokensPerSecond()),
-                    Numbers.percent(s.goodput()), Integer.toString(s.fallbacks())));
+                    Numbers.percent(s.goodput()), Integer.toString(s.fallbacks()), Numbers.millis(s.lagP99Millis())));
         }
         StringBuilder out = new StringBuilder("latencies in ms\n").append(table.render());
         if (!runs.isEmpty()) {
             RunSummary first = runs.get(0).summary();
-            out.append(String.format(Locale.ROOT, "goodput: share of requests with TTFT <= %s ms and TPOT <= %s ms%n",
+            out.append(String.format(Locale.ROOT, "goodput: share of requests with TTFT <= %s ms and TPOT <= %s ms; "
+                    + "send lag: how late the load generator sent (high on a busy machine: arrivals bunch up)%n",
                     Numbers.millis(first.slo().ttftMillis()), Numbers.millis(first.slo().tpotMillis())));
         }
         for (RunReport run : runs) {
