@@ -77,8 +77,9 @@ public final class PolicyComparison {
             for (CompareSetup setup : setups) {
                 out.printf("%s: %s%n", setup.name(), setup.describe());
                 Outcome outcome = runOne(setup, workload, pods, gateways, clients);
-                String details = setup.describe() + (outcome.leftovers().isEmpty() ? ""
-                        : "; NOT QUIESCENT after the run: " + outcome.leftovers());
+                out.printf("  %s%n", outcome.cache().describe());
+                String details = setup.describe() + "; " + outcome.cache().describe() + (outcome.leftovers().isEmpty()
+                        ? "" : "; NOT QUIESCENT after the run: " + outcome.leftovers());
                 reports.add(RunReport.of(setup.name(), details, outcome.recording(), slo));
             }
             return reports;
@@ -89,7 +90,7 @@ public final class PolicyComparison {
         }
     }
 
-    private record Outcome(RunRecording recording, String leftovers) {}
+    private record Outcome(RunRecording recording, String leftovers, PrefixCacheStats cache) {}
 
     private Outcome runOne(CompareSetup setup, Workload load, Vertx pods, Vertx gateways, Vertx clients)
             throws IOException {
@@ -109,7 +110,8 @@ public final class PolicyComparison {
             client = StreamingChatClient.open(clients, Endpoint.local("127.0.0.1", gateway.port()), SimCluster.MODEL,
                     Map.of());
             RunRecording recording = new LoadRunner(client, ProgressLine.to(out, "  "), timeoutMillis).run(load);
-            return new Outcome(recording, awaitQuiescent(gateway, cluster));
+            String leftovers = awaitQuiescent(gateway, cluster);
+            return new Outcome(recording, leftovers, PrefixCacheStats.scrape(cluster.sims()));
         } finally {
             if (client != null) {
                 client.close().await();

@@ -122,14 +122,15 @@ public final class SvgLineChart {
         return Double.isNaN(share) ? 0 : Math.max(0, Math.min(1, share));
     }
 
-    /** Smallest and largest finite value of one coordinate over all series ({0, 1} when there is none). */
+    /** Smallest and largest value of one coordinate over the points that are drawn ({0, 1} when there is none). */
     private double[] range(int axis) {
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
         for (Series line : series) {
             for (double[] p : line.points()) {
                 double v = p[axis];
-                if (Double.isFinite(v) && !(logX && axis == 0 && v <= 0)) {
+                boolean drawn = Double.isFinite(p[0]) && Double.isFinite(p[1]) && !(logX && p[0] <= 0);
+                if (drawn) {
                     min = Math.min(min, v);
                     max = Math.max(max, v);
                 }
