@@ -48,8 +48,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     double sliceSeconds;
 
-    @Option(names = "--search-start", defaultValue = "25", description = "First rate of each rate search; its p99 is "
-            + "the baseline (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--search-start", defaultValue = "80", description = "First rate of each rate search; steps pass "
+            + "while p99 stays within twice the p99 at --rate (default: ${DEFAULT-VALUE}).")
     double searchStart;
 
     @Option(names = "--search-max", defaultValue = "3200", description = "Highest rate a search offers "
@@ -60,8 +60,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int searchSteps;
 
-    @Option(names = "--step-seconds", defaultValue = "5", description = "Seconds per search step; the baseline gets "
-            + "twice this (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--step-seconds", defaultValue = "5", description = "Seconds per search step "
+            + "(default: ${DEFAULT-VALUE}).")
     double stepSeconds;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "A request taking longer "
@@ -91,8 +91,9 @@ public final class BenchOverheadCommand implements Callable<Integer> {
                 + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=random over that pod; nginx = worker_processes "
                 + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",
                 Runtime.getRuntime().availableProcessors()));
-        notes.add("sustained req/s: highest rate of a stepped search (doubling, then bisecting) whose p99 time to first "
-                + "byte stays within twice the p99 at the first step, without errors");
+        notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
+                + "then bisecting) whose p99 time to first byte stays within twice the target's p99 at %.0f req/s, "
+                + "without errors", searchStart, rate));
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
                 Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);
         System.out.println();

@@ -36,7 +36,8 @@ import java.util.SplittableRandom;
  * Gateway overhead: one streaming workload sent (a) straight to a simulated pod that answers at once, (b) through a
  * pd-gateway process routing to that pod with a non-PD strategy (so only proxying is measured), (c) through nginx as
  * a plain reverse proxy. Per prompt size: a latency comparison at a fixed rate, interleaved in rounds so machine
- * noise hits every target alike, and a rate search per target for the highest rate before p99 doubles.
+ * noise hits every target alike, and a rate search per target for the highest rate before its p99 doubles over
+ * the p99 of that comparison.
  */
 public final class OverheadBenchmark {
     public static final String DIRECT = "direct";
@@ -133,21 +134,23 @@ public final class OverheadBenchmark {
         for (Map.Entry<String, StreamingChatClient> target : chat.entrySet()) {
             RunReport fixed = RunReport.of(size + " " + target.getKey(), target.getValue().endpoint().toString(),
                     RunRecording.concat(slices.get(target.getKey())), NO_SLO);
-            RateSearch search = settings.searchSteps() > 0 ? search(target.getKey(), target.getValue(), promptTokens)
-                    : null;
+            double baseline = fixed.summary().ttfb().p99();
+            RateSearch search = settings.searchSteps() > 0 && baseline > 0
+                    ? search(target.getKey(), target.getValue(), promptTokens, baseline) : null;
             targets.add(new TargetResult(target.getKey(), fixed, search));
         }
         return new SizeResult(promptTokens, targets);
     }
 
-    private RateSearch search(String name, StreamingChatClient client, int promptTokens) {
-        RateSearch search = new RateSearch(settings.searchStart(), settings.searchMax(), settings.searchSteps(),
-                SEARCH_RESOLUTION);
+    /** @param baselineP99 the target's p99 time to first byte in the fixed-rate comparison */
+    private RateSearch search(String name, StreamingChatClient client, int promptTokens, double baselineP99) {
+        RateSearch search = new RateSearch(baselineP99, settings.searchStart(), settings.searchMax(),
+                settings.searchSteps(), SEARCH_RESOLUTION);
         OptionalDouble rate;
         int step = 0;
         while ((rate = search.next()).isPresent()) {
-            double seconds = step == 0 ? 2 * settings.stepSeconds() : settings.stepSeconds();
-            RunRecording run = runLoad(client, workload(promptTokens, rate.getAsDouble(), seconds, 100 + step),
+            RunRecording run = runLoad(client, workload(promptTokens, rate.getAsDouble(), settings.stepSeconds(),
+                    100 + step),
                     String.format(Locale.ROOT, "  %s search %.0f req/s ", name, rate.getAsDouble()));
             RunSummary summary = RunSummary.of(run, NO_SLO);
             RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),

@@ -11,10 +11,10 @@ import java.util.List;
  * @param fixedRate     requests per second of the latency comparison
  * @param rounds        the comparison alternates direct, gateway, nginx this many times
  * @param sliceSeconds  arrivals per target per round
- * @param searchStart   first rate of the rate search (its p99 is the baseline)
+ * @param searchStart   first rate of the rate search (the baseline p99 is the fixed-rate comparison's)
  * @param searchMax     the search never offers more than this
- * @param searchSteps   steps per search, the baseline included
- * @param stepSeconds   arrivals per step (the baseline step gets twice this)
+ * @param searchSteps   steps per search; 0 skips it
+ * @param stepSeconds   arrivals per step
  * @param timeoutMillis a request taking longer is an error (fails its step)
  * @param nginx         nginx binary, or null to look it up
  */
