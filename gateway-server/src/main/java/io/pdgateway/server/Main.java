@@ -1,5 +1,6 @@
 package io.pdgateway.server;
 
+import io.pdgateway.server.bench.BenchCommand;
 import io.pdgateway.server.cli.DemoCommand;
 import io.pdgateway.server.cli.ServeCommand;
 import io.pdgateway.server.cli.SimCommand;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
 /** bin/pd-gateway's entry point. */
 @Command(name = "pd-gateway", mixinStandardHelpOptions = true, version = "pd-gateway 0.1.0",
         description = "Prefill/decode disaggregation gateway for OpenAI-compatible LLM engines.",
-        subcommands = {ServeCommand.class, DemoCommand.class, SimCommand.class})
+        subcommands = {ServeCommand.class, DemoCommand.class, SimCommand.class, BenchCommand.class})
 public final class Main implements Runnable {
     @Override
     public void run() {
@@ -17,6 +18,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        BenchCommand.quietLogs(args);
         int status = new CommandLine(new Main()).execute(args);
         if (status != 0) {
             System.exit(status);

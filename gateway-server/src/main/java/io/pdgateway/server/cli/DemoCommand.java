@@ -3,22 +3,23 @@ package io.pdgateway.server.cli;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.demo.AzureTraceReader;
-import io.pdgateway.server.demo.DemoCluster;
+import io.pdgateway.server.demo.ClusterShape;
+import io.pdgateway.server.demo.SimCluster;
 import io.pdgateway.server.demo.RouteSummary;
-import io.pdgateway.server.demo.StreamingChatClient;
-import io.pdgateway.server.demo.TraceReplayer;
-import io.pdgateway.server.demo.TraceRequest;
+import io.pdgateway.server.load.AzureTraceReader;
+import io.pdgateway.server.load.BundledTrace;
+import io.pdgateway.server.load.Endpoint;
+import io.pdgateway.server.load.LoadRunner;
+import io.pdgateway.server.load.ProgressLine;
+import io.pdgateway.server.load.RunRecording;
+import io.pdgateway.server.load.StreamingChatClient;
+import io.pdgateway.server.load.Workload;
+import io.pdgateway.server.load.WorkloadShaping;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.PoolOptions;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -32,9 +33,6 @@ import picocli.CommandLine.Option;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Simulated cluster + gateway + a replay of the Azure 2023 conversation trace.")
 public final class DemoCommand implements Callable<Integer> {
-    /** The first five minutes of the Azure 2023 conversation trace ship inside the jar (CC-BY 4.0, see README). */
-    static final String BUNDLED_TRACE = "/demo/azure-2023-conv-head.csv";
-
     @Option(names = "--port", defaultValue = "8888", description = "Gateway port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
@@ -53,6 +51,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--time-scale", defaultValue = "1.0", description = "Simulated engine speed; 0.5 is twice as fast as an H100 (default: ${DEFAULT-VALUE}).")
     double timeScale;
 
+    /** A request still streaming after a minute is stuck: count it as an error so the demo always ends. */
+    static final long REQUEST_TIMEOUT_MS = 60_000;
+
     @Option(names = "--once", description = "Exit after the summary; exit status 0 only when no request failed.")
     boolean once;
 
@@ -63,11 +64,13 @@ public final class DemoCommand implements Callable<Integer> {
         GatewaySettings settings = GatewaySettings.fromEnv(env);
         Path dir = Files.createTempDirectory("pd-gateway-demo");
         Path podFile = dir.resolve("pods.yaml");
-        Path traceFile = trace != null ? trace : bundledTrace(dir);
-        List<TraceRequest> requests = AzureTraceReader.read(traceFile, seconds * 1000L);
+        Path traceFile = trace != null ? trace : BundledTrace.AZURE_CONVERSATION.extract(dir);
+        Workload requests = new Workload("Azure 2023 conversation trace",
+                new WorkloadShaping(speedup, 0, 0, 0, 0, maxOutputTokens, 0)
+                        .apply(AzureTraceReader.read(traceFile, seconds * 1000L)));
 
         Vertx vertx = Vertx.vertx();
-        DemoCluster cluster = DemoCluster.start(vertx, timeScale, podFile).await();
+        SimCluster cluster = SimCluster.start(vertx, ClusterShape.demo(timeScale), podFile).await();
         PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
         discovery.start();
         GatewayServer gateway;
@@ -82,36 +85,25 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.printf("Gateway on port %d. Replaying %d requests (%d s of %s at %.1fx)%n", gateway.port(),
                 requests.size(), seconds, trace != null ? traceFile : "the Azure 2023 conversation trace", speedup);
 
-        HttpClient client = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(512));
-        StreamingChatClient chat = new StreamingChatClient(client, "127.0.0.1", gateway.port(), DemoCluster.MODEL);
-        RouteSummary summary = new TraceReplayer(vertx, chat, System.out)
-                .replay(requests, speedup, maxOutputTokens, 60_000).await();
+        StreamingChatClient chat = StreamingChatClient.open(vertx, Endpoint.local("127.0.0.1", gateway.port()),
+                SimCluster.MODEL, Map.of());
+        RunRecording run = new LoadRunner(chat, ProgressLine.to(System.out, ""), REQUEST_TIMEOUT_MS).run(requests);
+        RouteSummary summary = RouteSummary.of(run.results());
         System.out.println();
         summary.print(System.out);
 
         if (once) {
-            client.close().await();
+            chat.close().await();
             gateway.close().await();
             cluster.close().await();
             vertx.close().await();
-            return summary.errors() == 0 ? 0 : 1;
+            return summary.errors() == 0 && run.abandoned() == 0 ? 0 : 1;
         }
         System.out.printf("%nThe gateway keeps serving. Try:%n  curl -s http://127.0.0.1:%d/v1/chat/completions "
                 + "-H 'Content-Type: application/json' -d '{\"model\":\"%s\",\"messages\":[{\"role\":\"user\","
                 + "\"content\":\"Hello\"}],\"max_tokens\":16}' -D -%nMetrics: http://127.0.0.1:%d/metrics   "
-                + "Stop: Ctrl-C%n", gateway.port(), DemoCluster.MODEL, gateway.port());
+                + "Stop: Ctrl-C%n", gateway.port(), SimCluster.MODEL, gateway.port());
         new CountDownLatch(1).await();
         return 0;
-    }
-
-    private static Path bundledTrace(Path dir) throws Exception {
-        Path file = dir.resolve("azure-2023-conv-head.csv");
-        try (InputStream in = DemoCommand.class.getResourceAsStream(BUNDLED_TRACE)) {
-            if (in == null) {
-                throw new IllegalStateException("bundled trace " + BUNDLED_TRACE + " missing from the jar");
-            }
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return file;
     }
 }

@@ -1,5 +1,7 @@
 package io.pdgateway.server.demo;
 
+import io.pdgateway.server.load.RequestResult;
+import io.pdgateway.server.load.RunRecorder;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -9,8 +11,7 @@ import org.HdrHistogram.DoubleHistogram;
 
 /** Per-route latency table of a replay: requests, TTFT and TPOT p50/p99, fallbacks, errors. */
 public final class RouteSummary {
-    /** Three significant digits: percentiles exact to 0.1 %, plenty for latency tables. */
-    private static final int PRECISION = 3;
+    private static final int PRECISION = RunRecorder.PRECISION;
 
     private final Map<String, Row> rows = new TreeMap<>();
     private int total;
@@ -23,6 +24,12 @@ public final class RouteSummary {
         int requests;
         int errors;
         boolean fallback;
+    }
+
+    public static RouteSummary of(List<RequestResult> results) {
+        RouteSummary summary = new RouteSummary();
+        results.forEach(summary::add);
+        return summary;
     }
 
     public synchronized void add(RequestResult result) {

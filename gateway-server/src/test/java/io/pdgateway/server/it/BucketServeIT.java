@@ -2,7 +2,7 @@ package io.pdgateway.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pdgateway.server.demo.PromptSynthesizer;
+import io.pdgateway.server.load.PromptSynthesizer;
 import io.pdgateway.sim.SimRole;
 import java.net.http.HttpResponse;
 import java.util.HashMap;

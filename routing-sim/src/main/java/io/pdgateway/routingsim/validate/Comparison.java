@@ -2,7 +2,7 @@ package io.pdgateway.routingsim.validate;
 
 import io.pdgateway.routingsim.report.LatencySample;
 import io.pdgateway.routingsim.run.RequestRecord;
-import io.pdgateway.server.demo.RequestResult;
+import io.pdgateway.server.load.RequestResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -3,15 +3,15 @@ package io.pdgateway.routingsim.validate;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.demo.DemoCluster;
-import io.pdgateway.server.demo.RequestResult;
-import io.pdgateway.server.demo.StreamingChatClient;
+import io.pdgateway.server.demo.ClusterShape;
+import io.pdgateway.server.demo.SimCluster;
+import io.pdgateway.server.load.Endpoint;
+import io.pdgateway.server.load.RequestResult;
+import io.pdgateway.server.load.StreamingChatClient;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.PoolOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,21 +37,21 @@ final class LoopbackRun {
         Vertx vertx = Vertx.vertx();
         Path dir = Files.createTempDirectory("routing-sim-validate");
         Path podFile = dir.resolve("pods.yaml");
-        DemoCluster cluster = DemoCluster.start(vertx, timeScale, podFile).await();
+        SimCluster cluster = SimCluster.start(vertx, ClusterShape.demo(timeScale), podFile).await();
         PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
         discovery.start();
         GatewayServer gateway = GatewayServer.start(vertx, discovery, settings, "127.0.0.1", 0, 42).await();
-        HttpClient http = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(512));
-        StreamingChatClient client = new StreamingChatClient(http, "127.0.0.1", gateway.port(), DemoCluster.MODEL);
+        StreamingChatClient client = StreamingChatClient.open(vertx, Endpoint.local("127.0.0.1", gateway.port()),
+                SimCluster.MODEL, java.util.Map.of());
         try {
             List<Future<RequestResult>> warmup = new ArrayList<>();
             for (int i = 0; i < WARMUP_REQUESTS; i++) {
-                warmup.add(client.send(ValidationPrompts.text(64, 1_000_000 + i), 4, REQUEST_TIMEOUT_MS));
+                warmup.add(send(client, ValidationPrompts.text(64, 1_000_000 + i), 64, 4));
             }
             Future.all(warmup).await();
             return replay(vertx, client, requests, timeScale).await();
         } finally {
-            http.close().await();
+            client.close().await();
             gateway.close().await();
             discovery.close();
             cluster.close().await();
@@ -70,15 +70,19 @@ final class LoopbackRun {
         AtomicInteger remaining = new AtomicInteger(requests.size());
         for (SimRequest r : requests) {
             long delay = Math.max(1, Math.round(r.arrivalNanos() / 1e6 * timeScale));
-            vertx.setTimer(delay, id -> client.send(ValidationPrompts.text(r.promptTokens(), r.index()), r.outputTokens(),
-                    REQUEST_TIMEOUT_MS).onComplete(ar -> {
+            vertx.setTimer(delay, id -> send(client, ValidationPrompts.text(r.promptTokens(), r.index()), r.promptTokens(),
+                    r.outputTokens()).onComplete(ar -> {
                         results[r.index()] = ar.succeeded() ? ar.result()
-                                : new RequestResult("unrouted", false, -1, -1, String.valueOf(ar.cause()));
+                                : RequestResult.failure(0, 0, r.promptTokens(), String.valueOf(ar.cause()));
                         if (remaining.decrementAndGet() == 0) {
                             done.complete(List.of(results));
                         }
                     }));
         }
         return done.future();
+    }
+
+    private static Future<RequestResult> send(StreamingChatClient client, String prompt, int promptTokens, int maxTokens) {
+        return client.send(client.body(prompt, maxTokens), promptTokens, null, REQUEST_TIMEOUT_MS, 0, 0, gap -> { });
     }
 }

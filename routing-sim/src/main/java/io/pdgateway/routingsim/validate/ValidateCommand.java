@@ -12,7 +12,7 @@ import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.workload.Workload;
 import io.pdgateway.routingsim.workload.WorkloadShape;
 import io.pdgateway.routingsim.workload.WorkloadSource;
-import io.pdgateway.server.demo.RequestResult;
+import io.pdgateway.server.load.RequestResult;
 import io.pdgateway.sim.TimingProfile;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Compares the simulator with a loopback run of the real gateway in front of engine-sim pods.")
 public final class ValidateCommand implements Callable<Integer> {
-    /** DemoCluster.PD_BUCKET_MAX: PD pods take prompts up to 2,048 tokens, the standard pod 2,048 and up. */
+    /** io.pdgateway.server.demo.ClusterShape.DEMO_PD_BUCKET_MAX: PD pods take prompts up to 2,048 tokens, the standard pod 2,048 and up. */
     static final int DEMO_BUCKET = 2048;
 
     @Option(names = "--trace", defaultValue = "azure", description = "Trace to replay (default: ${DEFAULT-VALUE}).")
@@ -86,7 +86,7 @@ public final class ValidateCommand implements Callable<Integer> {
         return comparison.agrees(toleranceP50, toleranceP90) && simulated.violations().isEmpty() ? 0 : 1;
     }
 
-    /** The demo cluster (DemoCluster) as a cluster shape: same roles, buckets, timing and gateway environment. */
+    /** The demo cluster (ClusterShape.demo) as a cluster shape: same roles, buckets, timing and gateway environment. */
     static ClusterShape demoShape() {
         return new ClusterShape("my-model", TimingProfile.llama3_8b_h100(),
                 Map.of(SpecEnv.PROMPT_LENGTH_BUCKETING, "true"),

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pdgateway.core.routing.DecisionKind;
 import io.pdgateway.core.routing.Verdict;
 import io.pdgateway.routingsim.run.RequestRecord;
-import io.pdgateway.server.demo.RequestResult;
+import io.pdgateway.server.load.RequestResult;
 import io.pdgateway.server.routing.PromptTokenizer;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +38,8 @@ class ValidationTest {
             double ttft = 50 + i;
             simulated.add(new RequestRecord(i, 0, 100, 11, DecisionKind.PD_PAIR, Verdict.PD_PAIR_SELECTED,
                     "final-score", "p", "d", Math.round(ttft * 1e6), Math.round((ttft + 80) * 1e6), 0, null));
-            close.add(new RequestResult("pd p -> d", false, ttft * 1.05, 8.4, null));
-            far.add(new RequestResult("pd p -> d", false, ttft * 1.5, 8.0, null));
+            close.add(new RequestResult(0, 0, 200, "pd p -> d", false, -1, ttft * 1.05, 8.4, -1, 0, 0, null));
+            far.add(new RequestResult(0, 0, 200, "pd p -> d", false, -1, ttft * 1.5, 8.0, -1, 0, 0, null));
         }
         Comparison ok = Comparison.of(simulated, close, 1);
         assertThat(ok.agrees(0.10, 0.20)).isTrue();

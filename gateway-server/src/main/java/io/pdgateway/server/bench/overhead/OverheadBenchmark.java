@@ -1,0 +1,190 @@
+package io.pdgateway.server.bench.overhead;
+
+import io.pdgateway.core.spec.SpecLabels;
+import io.pdgateway.server.bench.RunReport;
+import io.pdgateway.server.bench.RunSummary;
+import io.pdgateway.server.bench.Slo;
+import io.pdgateway.server.demo.ClusterShape;
+import io.pdgateway.server.demo.PodManifest;
+import io.pdgateway.server.demo.SimCluster;
+import io.pdgateway.server.load.Endpoint;
+import io.pdgateway.server.load.LoadRequest;
+import io.pdgateway.server.load.LoadRunner;
+import io.pdgateway.server.load.ProgressLine;
+import io.pdgateway.server.load.PromptPlan;
+import io.pdgateway.server.load.RunRecording;
+import io.pdgateway.server.load.StreamingChatClient;
+import io.pdgateway.server.load.Workload;
+import io.pdgateway.server.load.WorkloadShaping;
+import io.pdgateway.sim.SimConfig;
+import io.pdgateway.sim.SimPod;
+import io.pdgateway.sim.SimRole;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.SplittableRandom;
+
+/**
+ * Gateway overhead: one streaming workload sent (a) straight to a simulated pod that answers at once, (b) through a
+ * pd-gateway process routing to that pod with a non-PD strategy (so only proxying is measured), (c) through nginx as
+ * a plain reverse proxy. Per prompt size: a latency comparison at a fixed rate, interleaved in rounds so machine
+ * noise hits every target alike, and a rate search per target for the highest rate before its p99 doubles over
+ * the p99 of that comparison.
+ */
+public final class OverheadBenchmark {
+    public static final String DIRECT = "direct";
+    public static final String GATEWAY = "pd-gateway";
+    public static final String NGINX = "nginx";
+    /**
+     * "A simulated pod that answers at once": 1e-4 turns a 7 ms decode step into under a microsecond, so a whole
+     * answer is written in one engine tick and the pod's own time is negligible next to any proxy's.
+     */
+    static final double INSTANT_TIME_SCALE = 1e-4;
+    /** Each target gets this much load first, unreported: the gateway's JIT and connection pools warm up. */
+    static final double WARMUP_SECONDS = 5;
+    /** Rate-search steps stop once the bracket is within 10 % of the rate found. */
+    static final double SEARCH_RESOLUTION = 0.1;
+    static final String SIM_HOST = "127.0.0.2";
+    /** Goodput is not what this benchmark is about; an SLO is still needed to summarise. */
+    static final Slo NO_SLO = new Slo(1_000, 100);
+
+    private final OverheadSettings settings;
+    private final PrintStream out;
+
+    public OverheadBenchmark(OverheadSettings settings, PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /** Runs everything; the notes list says what was skipped and why (nginx missing, ...). */
+    public List<SizeResult> run(List<String> notes) throws IOException {
+        Path dir = Files.createTempDirectory("pd-gateway-overhead");
+        Vertx pods = Vertx.vertx();
+        Vertx clients = Vertx.vertx();
+        List<AutoCloseable> closing = new ArrayList<>();
+        try {
+            SimPod sim = SimPod.start(pods, SimConfig.builder().role(SimRole.COMBINED).host(SIM_HOST)
+                    .modelName(SimCluster.MODEL).timeScale(INSTANT_TIME_SCALE).seed(1).build()).await();
+            Path podFile = dir.resolve("pods.yaml");
+            PodManifest.write(podFile, List.of(new PodManifest.Entry("default", "engine-0", Map.of(
+                    SpecLabels.MODEL_NAME, SimCluster.MODEL, SpecLabels.PORT, Integer.toString(sim.port())),
+                    Map.of(SpecLabels.CONFIG, ClusterShape.COMBINED), SIM_HOST, true)));
+            Map<String, Endpoint> targets = new LinkedHashMap<>();
+            targets.put(DIRECT, Endpoint.local(SIM_HOST, sim.port()));
+            out.println("starting a pd-gateway process (ROUTING_ALGORITHM=random over one pod)...");
+            GatewayChild gateway = GatewayChild.start(podFile);
+            closing.add(gateway);
+            targets.put(GATEWAY, Endpoint.local("127.0.0.1", gateway.port()));
+            NginxProxy.find(settings.nginx()).ifPresentOrElse(binary -> {
+                try {
+                    NginxProxy nginx = NginxProxy.start(binary, dir.resolve("nginx"), SIM_HOST, sim.port());
+                    closing.add(nginx);
+                    targets.put(NGINX, Endpoint.local("127.0.0.1", nginx.port()));
+                    out.println("nginx " + binary + " on port " + nginx.port());
+                } catch (IOException e) {
+                    notes.add("nginx failed to start, so there is no reference proxy: " + e.getMessage());
+                }
+            }, () -> notes.add("nginx not found (install it: apt-get install -y nginx, or pass --nginx PATH); "
+                    + "no reference proxy measured"));
+            Map<String, StreamingChatClient> chat = new LinkedHashMap<>();
+            targets.forEach((name, endpoint) -> chat.put(name, StreamingChatClient.open(clients, endpoint,
+                    SimCluster.MODEL, Map.of())));
+            List<SizeResult> results = new ArrayList<>();
+            for (int tokens : settings.promptTokens()) {
+                results.add(measureSize(tokens, chat));
+            }
+            chat.values().forEach(c -> c.close().await());
+            return results;
+        } finally {
+            for (AutoCloseable c : closing) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    notes.add("could not stop a child process: " + e);
+                }
+            }
+            clients.close().await();
+            pods.close().await();
+        }
+    }
+
+    private SizeResult measureSize(int promptTokens, Map<String, StreamingChatClient> chat) {
+        String size = sizeLabel(promptTokens);
+        out.printf(Locale.ROOT, "%n== prompts of %s: warm-up, then %d rounds of %.0f s per target at %.0f req/s%n", size,
+                settings.rounds(), settings.sliceSeconds(), settings.fixedRate());
+        chat.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.fixedRate(), WARMUP_SECONDS, 0),
+                "  warm-up " + name + " "));
+        Map<String, List<RunRecording>> slices = new LinkedHashMap<>();
+        for (int round = 0; round < settings.rounds(); round++) {
+            for (Map.Entry<String, StreamingChatClient> target : chat.entrySet()) {
+                RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
+                        settings.sliceSeconds(), round), "  " + target.getKey() + " round " + (round + 1) + " ");
+                slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
+            }
+        }
+        List<TargetResult> targets = new ArrayList<>();
+        for (Map.Entry<String, StreamingChatClient> target : chat.entrySet()) {
+            RunReport fixed = RunReport.of(size + " " + target.getKey(), target.getValue().endpoint().toString(),
+                    RunRecording.concat(slices.get(target.getKey())), NO_SLO);
+            double baseline = fixed.summary().ttfb().p99();
+            RateSearch search = settings.searchSteps() > 0 && baseline > 0
+                    ? search(target.getKey(), target.getValue(), promptTokens, baseline) : null;
+            targets.add(new TargetResult(target.getKey(), fixed, search));
+        }
+        return new SizeResult(promptTokens, targets);
+    }
+
+    /** @param baselineP99 the target's p99 time to first byte in the fixed-rate comparison */
+    private RateSearch search(String name, StreamingChatClient client, int promptTokens, double baselineP99) {
+        RateSearch search = new RateSearch(baselineP99, settings.searchStart(), settings.searchMax(),
+                settings.searchSteps(), SEARCH_RESOLUTION);
+        OptionalDouble rate;
+        int step = 0;
+        while ((rate = search.next()).isPresent()) {
+            RunRecording run = runLoad(client, workload(promptTokens, rate.getAsDouble(), settings.stepSeconds(),
+                    100 + step),
+                    String.format(Locale.ROOT, "  %s search %.0f req/s ", name, rate.getAsDouble()));
+            RunSummary summary = RunSummary.of(run, NO_SLO);
+            RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
+                    summary.ttfb().p99(), false));
+            out.printf(Locale.ROOT, "    p99 TTFB %.2f ms (limit %.2f), %d errors: %s%n", judged.p99Millis(),
+                    search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained");
+            step++;
+        }
+        return search;
+    }
+
+    private RunRecording runLoad(StreamingChatClient client, Workload workload, String label) {
+        return new LoadRunner(client, ProgressLine.to(out, label), settings.timeoutMillis()).run(workload);
+    }
+
+    /** Poisson arrivals of one repeated prompt (built once), seeded so every target gets the same arrival times. */
+    Workload workload(int promptTokens, double rate, double seconds, long seed) {
+        PromptPlan prompt = PromptPlan.single(promptTokens, PromptPlan.seed(promptTokens, 0));
+        SplittableRandom random = new SplittableRandom(seed);
+        List<LoadRequest> requests = new ArrayList<>();
+        double at = 0;
+        while (true) {
+            at += -1000.0 / rate * Math.log(1.0 - random.nextDouble());
+            if (at > seconds * 1000) {
+                break;
+            }
+            requests.add(new LoadRequest((long) at, prompt, settings.outputTokens(), null));
+        }
+        return new Workload(String.format(Locale.ROOT, "%s prompts, %d output tokens, %.0f req/s Poisson",
+                sizeLabel(promptTokens), settings.outputTokens(), rate), WorkloadShaping.none().apply(requests));
+    }
+
+    public static String sizeLabel(int promptTokens) {
+        int bytes = promptTokens * io.pdgateway.server.load.PromptSynthesizer.CHARS_PER_TOKEN;
+        return bytes >= 1024 ? (bytes / 1024) + " KB" : bytes + " B";
+    }
+}

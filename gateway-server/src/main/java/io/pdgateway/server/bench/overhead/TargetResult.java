@@ -1,0 +1,10 @@
+package io.pdgateway.server.bench.overhead;
+
+import io.pdgateway.server.bench.RunReport;
+
+/**
+ * One target (direct, pd-gateway, nginx) at one prompt size: the fixed-rate latency run and the rate search.
+ *
+ * @param search null when the search was skipped
+ */
+public record TargetResult(String target, RunReport fixedRate, RateSearch search) {}

@@ -1,0 +1,102 @@
+package io.pdgateway.server.bench.overhead;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.function.DoubleFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stepped rate search: rates double while p99 stays within twice the baseline and nothing fails; then it
+ * bisects; it halves below a failing start; it never runs more than its steps or offers more than its maximum; the
+ * answer is the highest rate seen to pass.
+ */
+class RateSearchTest {
+    /** Baseline p99 2 ms: steps pass up to 4 ms. */
+    private static final double BASELINE = 2;
+
+    /** A target whose p99 is 3 ms up to {@code knee} req/s and 10 ms above it. */
+    private static DoubleFunction<RateStep> knee(double knee) {
+        return rate -> new RateStep(rate, 100, 0, rate <= knee ? 3 : 10, false);
+    }
+
+    private static List<Double> run(RateSearch search, DoubleFunction<RateStep> target) {
+        List<Double> tried = new ArrayList<>();
+        OptionalDouble next;
+        while ((next = search.next()).isPresent()) {
+            tried.add(next.getAsDouble());
+            search.record(target.apply(next.getAsDouble()));
+        }
+        return tried;
+    }
+
+    @Test
+    void doublesUntilAFailure_thenBisects() {
+        RateSearch search = new RateSearch(BASELINE, 25, 3200, 8, 0.1);
+
+        List<Double> tried = run(search, knee(300));
+
+        // 25, 50, 100, 200 pass; 400 fails; then 300 (pass), 350 (fail), 325 (fail): the bracket is now within 10 %.
+        assertThat(tried).containsExactly(25.0, 50.0, 100.0, 200.0, 400.0, 300.0, 350.0, 325.0);
+        assertThat(search.sustainedRate()).isEqualTo(300);
+        assertThat(search.limitMillis()).isEqualTo(4);
+        assertThat(search.steps()).extracting(RateStep::passed)
+                .containsExactly(true, true, true, true, false, true, false, false);
+    }
+
+    @Test
+    void stopsAfterItsSteps() {
+        RateSearch search = new RateSearch(BASELINE, 25, 3200, 3, 0.1);
+
+        assertThat(run(search, knee(1000))).containsExactly(25.0, 50.0, 100.0);
+        assertThat(search.sustainedRate()).isEqualTo(100);
+    }
+
+    @Test
+    void neverOffersMoreThanItsMaximum_andSaysSo() {
+        RateSearch search = new RateSearch(BASELINE, 25, 150, 10, 0.1);
+
+        assertThat(run(search, knee(1e9))).containsExactly(25.0, 50.0, 100.0, 150.0);
+        assertThat(search.cappedByMaxRate()).isTrue();
+    }
+
+    @Test
+    void errors_failAStep_evenWithALowP99() {
+        RateSearch search = new RateSearch(BASELINE, 10, 1000, 8, 0.1);
+
+        List<Double> tried = run(search, rate -> new RateStep(rate, 100, rate >= 40 ? 1 : 0, 2, false));
+
+        // 10, 20 pass; 40 has an error; 30, 35, 37.5 pass and the bracket [37.5, 40] is within 10 %.
+        assertThat(tried).containsExactly(10.0, 20.0, 40.0, 30.0, 35.0, 37.5);
+        assertThat(search.sustainedRate()).isEqualTo(37.5);
+    }
+
+    @Test
+    void failingStart_halvesUntilAPass_thenBisects() {
+        RateSearch search = new RateSearch(BASELINE, 80, 3200, 8, 0.1);
+
+        List<Double> tried = run(search, knee(30));
+
+        // 80 and 40 fail, 20 passes; then 30 (pass), 35 (fail), 32.5 (fail): within 10 % of 30.
+        assertThat(tried).containsExactly(80.0, 40.0, 20.0, 30.0, 35.0, 32.5);
+        assertThat(search.sustainedRate()).isEqualTo(30);
+    }
+
+    @Test
+    void brokenTarget_givesUpAtATenthOfTheStart_withNoRate() {
+        RateSearch search = new RateSearch(BASELINE, 80, 3200, 20, 0.1);
+
+        assertThat(run(search, rate -> new RateStep(rate, 100, 3, 2, false))).containsExactly(80.0, 40.0, 20.0, 10.0);
+        assertThat(search.sustainedRate()).isNaN();
+    }
+
+    @Test
+    void badSettings_areRejected() {
+        assertThatThrownBy(() -> new RateSearch(0, 10, 20, 5, 0.1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RateSearch(BASELINE, 0, 10, 5, 0.1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RateSearch(BASELINE, 20, 10, 5, 0.1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
