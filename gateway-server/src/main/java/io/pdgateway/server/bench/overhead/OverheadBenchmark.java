@@ -53,6 +53,8 @@ public final class OverheadBenchmark {
     /** Rate-search steps stop once the bracket is within 10 % of the rate found. */
     static final double SEARCH_RESOLUTION = 0.1;
     static final String SIM_HOST = "127.0.0.2";
+    /** Search steps draw their arrivals from their own seeds, the same for every target at the same step. */
+    static final long SEARCH_SEED = 100;
     /** Goodput is not what this benchmark is about; an SLO is still needed to summarise. */
     static final Slo NO_SLO = new Slo(1_000, 100);
 
@@ -130,36 +132,51 @@ public final class OverheadBenchmark {
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
             }
         }
-        List<TargetResult> targets = new ArrayList<>();
+        Map<String, RunReport> fixed = new LinkedHashMap<>();
+        Map<String, RateSearch> searches = new LinkedHashMap<>();
         for (Map.Entry<String, StreamingChatClient> target : chat.entrySet()) {
-            RunReport fixed = RunReport.of(size + " " + target.getKey(), target.getValue().endpoint().toString(),
+            RunReport report = RunReport.of(size + " " + target.getKey(), target.getValue().endpoint().toString(),
                     RunRecording.concat(slices.get(target.getKey())), NO_SLO);
-            double baseline = fixed.summary().ttfb().p99();
-            RateSearch search = settings.searchSteps() > 0 && baseline > 0
-                    ? search(target.getKey(), target.getValue(), promptTokens, baseline) : null;
-            targets.add(new TargetResult(target.getKey(), fixed, search));
+            fixed.put(target.getKey(), report);
+            double baseline = report.summary().ttfb().p99();
+            if (settings.searchSteps() > 0 && baseline > 0) {
+                searches.put(target.getKey(), new RateSearch(baseline, settings.searchStart(), settings.searchMax(),
+                        settings.searchSteps(), SEARCH_RESOLUTION));
+            }
         }
+        searchInterleaved(searches, chat, promptTokens);
+        List<TargetResult> targets = new ArrayList<>();
+        fixed.forEach((name, report) -> targets.add(new TargetResult(name, report, searches.get(name))));
         return new SizeResult(promptTokens, targets);
     }
 
-    /** @param baselineP99 the target's p99 time to first byte in the fixed-rate comparison */
-    private RateSearch search(String name, StreamingChatClient client, int promptTokens, double baselineP99) {
-        RateSearch search = new RateSearch(baselineP99, settings.searchStart(), settings.searchMax(),
-                settings.searchSteps(), SEARCH_RESOLUTION);
-        OptionalDouble rate;
-        int step = 0;
-        while ((rate = search.next()).isPresent()) {
-            RunRecording run = runLoad(client, workload(promptTokens, rate.getAsDouble(), settings.stepSeconds(),
-                    100 + step),
-                    String.format(Locale.ROOT, "  %s search %.0f req/s ", name, rate.getAsDouble()));
-            RunSummary summary = RunSummary.of(run, NO_SLO);
-            RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
-                    summary.ttfb().p99(), false));
-            out.printf(Locale.ROOT, "    p99 TTFB %.2f ms (limit %.2f), %d errors: %s%n", judged.p99Millis(),
-                    search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained");
-            step++;
+    /**
+     * Runs the targets' rate searches side by side: each round, every search still going takes one step. While they
+     * double they offer the same rates, so their p99s compare at equal load, and a noisy minute on this shared
+     * machine lands on all of them rather than on whichever target it happened to fall.
+     */
+    private void searchInterleaved(Map<String, RateSearch> searches, Map<String, StreamingChatClient> chat,
+            int promptTokens) {
+        boolean stepped = true;
+        for (int round = 0; stepped; round++) {
+            stepped = false;
+            for (Map.Entry<String, RateSearch> entry : searches.entrySet()) {
+                RateSearch search = entry.getValue();
+                OptionalDouble rate = search.next();
+                if (rate.isEmpty()) {
+                    continue;
+                }
+                stepped = true;
+                RunRecording run = runLoad(chat.get(entry.getKey()), workload(promptTokens, rate.getAsDouble(),
+                        settings.stepSeconds(), SEARCH_SEED + round), String.format(Locale.ROOT,
+                        "  %s search %.0f req/s ", entry.getKey(), rate.getAsDouble()));
+                RunSummary summary = RunSummary.of(run, NO_SLO);
+                RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
+                        summary.ttfb().p99(), false));
+                out.printf(Locale.ROOT, "    p99 TTFB %.2f ms (limit %.2f), %d errors: %s%n", judged.p99Millis(),
+                        search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained");
+            }
         }
-        return search;
     }
 
     private RunRecording runLoad(StreamingChatClient client, Workload workload, String label) {
