@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bench overhead}: what pd-gateway adds to a stream compared with going straight to the engine, measured
  * against nginx as a plain reverse proxy in the same run; and the highest rate one gateway process sustains before
- * its p99 doubles. The defaults take about eight minutes on 2 cores ({@code bin/bench-overhead} installs nginx).
+ * its p99 doubles. The defaults take about five minutes on 2 cores ({@code bin/bench-overhead} installs nginx).
+ * Every default bounds the time: 2 sizes x (3 x 5 s warm-up + 2 rounds x 3 targets x 6 s) for the comparison, then
+ * at most 8 steps x 3 targets x 4 s per size for the searches, each step ending within its timeout.
  */
 @Command(name = "overhead", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Time to first byte and gap between tokens: direct to a simulated pod, through a pd-gateway "
@@ -44,7 +46,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "times (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--slice-seconds", defaultValue = "8", description = "Seconds per target per round "
+    @Option(names = "--slice-seconds", defaultValue = "6", description = "Seconds per target per round "
             + "(default: ${DEFAULT-VALUE}).")
     double sliceSeconds;
 
@@ -56,16 +58,16 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     double searchMax;
 
-    @Option(names = "--search-steps", defaultValue = "7", description = "Steps per rate search, 0 to skip the search "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--search-steps", defaultValue = "8", description = "Steps per rate search (a failing rate is "
+            + "measured twice), 0 to skip the search (default: ${DEFAULT-VALUE}).")
     int searchSteps;
 
-    @Option(names = "--step-seconds", defaultValue = "5", description = "Seconds per search step "
+    @Option(names = "--step-seconds", defaultValue = "4", description = "Seconds per search step "
             + "(default: ${DEFAULT-VALUE}).")
     double stepSeconds;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "A request taking longer "
-            + "is an error (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5", description = "A request taking longer "
+            + "is an error; also bounds how long an overloaded step takes to end (default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
 
     @Option(names = "--nginx", paramLabel = "PATH", description = "The nginx binary (default: found on PATH or in /usr/sbin).")
@@ -92,8 +94,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
                 + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",
                 Runtime.getRuntime().availableProcessors()));
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
-                + "then bisecting) whose p99 time to first byte stays within twice the target's p99 at %.0f req/s, "
-                + "without errors", searchStart, rate));
+                + "then bisecting; a failing rate is measured twice) whose p99 time to first byte stays within twice "
+                + "the target's p99 at %.0f req/s, without errors", searchStart, rate));
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
                 Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);
         System.out.println();

@@ -18,9 +18,9 @@ import java.util.Map;
  *       (and decode) scoring policy;</li>
  *   <li>{@code pd+standard/<prefill>[:<decode>]}: the same plus standard pods, prompt-length bucketing on (the spec
  *       requires it for standard pods), long prompts to the standard pods and the rest to the rolesets, as in the
- *       spec's complete example. The rolesets' overflow to standard pods ({@code shouldPickCombined}) can fire too,
- *       but with vLLM pods it does not: vLLM reports no drain rate, so an idle standard pod scores 0/0, which upstream
- *       never counts as idle (reference §3 step C).</li>
+ *       spec's complete example. The rolesets may also overflow to them ({@code shouldPickCombined}), but only to
+ *       a standard pod whose queue is small against its recent completion rate, which one busy with long prompts
+ *       is not (BENCHMARKS.md, "Where pd-gateway loses").</li>
  * </ul>
  */
 public record CompareSetup(String name, ClusterShape shape, Map<String, String> env) {

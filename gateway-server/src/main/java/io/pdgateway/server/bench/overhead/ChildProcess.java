@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -32,7 +33,7 @@ final class ChildProcess implements AutoCloseable {
         reader.start();
     }
 
-    static ChildProcess start(String name, List<String> command, java.util.Map<String, String> env) throws IOException {
+    static ChildProcess start(String name, List<String> command, Map<String, String> env) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(env);
         return new ChildProcess(name, builder.start());

@@ -15,6 +15,10 @@ import java.util.OptionalDouble;
  * within 10 %). The answer is the highest passing rate, a lower bound on what the target sustains, never a guess
  * above what was seen; NaN when even the start rate failed.
  *
+ * <p>A failing step is measured once more before it counts: on a shared 2-core machine one 5-second step's p99 is
+ * its top few requests, and a single scheduling hiccup would otherwise end a search far below the knee. A rate
+ * fails only when both measurements fail (past the knee p99 grows by orders of magnitude, so both do).
+ *
  * <p>Pure state machine: {@link #next()} says which rate to try, {@link #record} takes what the step measured. No
  * clock, no I/O, so it is tested with made-up steps.
  */
@@ -33,6 +37,8 @@ public final class RateSearch {
     private final double baselineP99;
     private double highestPass = Double.NaN;
     private double lowestFail = Double.NaN;
+    /** A rate whose first measurement failed and is measured again before it counts; NaN when none. */
+    private double unconfirmed = Double.NaN;
 
     /** @param baselineP99Millis the p99 at light load: steps pass up to twice it */
     public RateSearch(double baselineP99Millis, double startRate, double maxRate, int maxSteps, double resolution) {
@@ -56,6 +62,9 @@ public final class RateSearch {
         if (steps.size() >= maxSteps) {
             return OptionalDouble.empty();
         }
+        if (!Double.isNaN(unconfirmed)) {
+            return OptionalDouble.of(unconfirmed);
+        }
         if (Double.isNaN(highestPass)) {
             // Nothing passed yet: halve below the lowest failure, down to a tenth of the start rate.
             double lower = lowestFail / GROWTH;
@@ -77,10 +86,14 @@ public final class RateSearch {
                 && step.p99Millis() <= limitMillis();
         RateStep judged = step.judged(passed);
         steps.add(judged);
+        boolean confirming = !Double.isNaN(unconfirmed);
+        unconfirmed = Double.NaN;
         if (passed) {
             highestPass = Double.isNaN(highestPass) ? step.offeredRate() : Math.max(highestPass, step.offeredRate());
-        } else {
+        } else if (confirming) {
             lowestFail = Double.isNaN(lowestFail) ? step.offeredRate() : Math.min(lowestFail, step.offeredRate());
+        } else {
+            unconfirmed = step.offeredRate();
         }
         return judged;
     }
