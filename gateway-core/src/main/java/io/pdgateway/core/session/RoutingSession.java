@@ -226,12 +226,22 @@ public final class RoutingSession {
             sessions.expire(now);
             forgotten = tokens.sweep(now, warn);
         }
-        BucketPlan plan = null;
-        if (bucketServe != null && now - lastReplanNanos >= REPLAN_NANOS) {
-            plan = bucketServe.replan(snapshot, (now - lastReplanNanos) / 1e9);
-            lastReplanNanos = now;
-        }
+        BucketPlan plan = now - lastReplanNanos >= REPLAN_NANOS ? replanBuckets() : null;
         return new Upkeep(dropped, forgotten, plan);
+    }
+
+    /**
+     * Recomputes the adaptive bucket plan from the traffic seen since the last plan ({@link #tick} does it every five
+     * seconds). Returns the new plan, or null when adaptive bucket serving is off.
+     */
+    public synchronized BucketPlan replanBuckets() {
+        if (bucketServe == null) {
+            return null;
+        }
+        long now = clock.nanoTime();
+        BucketPlan plan = bucketServe.replan(pods.get(), (now - lastReplanNanos) / 1e9);
+        lastReplanNanos = now;
+        return plan;
     }
 
     /**
