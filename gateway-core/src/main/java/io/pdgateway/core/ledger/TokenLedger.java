@@ -125,13 +125,18 @@ public final class TokenLedger {
         return tokens != null && tokens.address.equals(pod.address()) ? tokens : new PodTokens(pod.address());
     }
 
+    /** What one janitor pass did: the pods it forgot and how many charges it had to force-release. */
+    public record Sweep(List<String> forgottenPods, int forcedReleases) {}
+
     /**
      * The janitor, once a minute: force-releases charges older than their TTL (reporting each, since a leak means a
-     * lost release somewhere) and forgets pods idle for a minute. Returns the forgotten pod ids.
+     * lost release somewhere) and forgets pods idle for a minute.
      */
-    public List<String> sweep(long nowNanos, Consumer<String> warn) {
+    public Sweep sweep(long nowNanos, Consumer<String> warn) {
+        int forced = 0;
         for (Charge charge : outstanding.values()) {
             if (nowNanos - charge.chargedAtNanos > charge.ttlNanos && charge.releaseAll(nowNanos)) {
+                forced++;
                 warn.accept("token_load charge of " + charge.prefillCharge + " tokens on " + charge.prefillId + " / "
                         + charge.promptTokens + " on " + charge.decodeId + " outlived its TTL; force-released");
             }
@@ -146,7 +151,7 @@ public final class TokenLedger {
                 return tokens;
             });
         }
-        return forgotten;
+        return new Sweep(forgotten, forced);
     }
 
     /** Drops every pod not in {@code present} (id → address) or re-created at another address; returns their ids. */

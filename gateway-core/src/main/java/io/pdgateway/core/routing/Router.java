@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Routes one request over its model's pods with the already-resolved strategy. Pure. */
-public final class Router {
+public final class Router implements RouteDecider {
     private final PdCascade pd;
 
     public Router(PdCascade pd) {
@@ -18,6 +18,7 @@ public final class Router {
         return pd;
     }
 
+    @Override
     public RouteDecision route(RoutingContext context) {
         Strategy strategy = context.request().strategy();
         ModelPods model = context.model();

@@ -19,6 +19,7 @@ import io.pdgateway.core.model.Profile;
 import io.pdgateway.core.prefix.PrefixIndex;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.PdCascade;
+import io.pdgateway.core.routing.RouteDecider;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.routing.RouteRequest;
 import io.pdgateway.core.routing.Router;
@@ -59,7 +60,7 @@ public final class RoutingSession {
     private final SessionClock clock;
     private final long seed;
     private final Consumer<String> warn;
-    private final Router router;
+    private final RouteDecider decider;
     private final KnobsResolver knobs;
     private final RequestLedger requests = new RequestLedger();
     private final TokenLedger tokens = new TokenLedger();
@@ -77,11 +78,12 @@ public final class RoutingSession {
     /**
      * @param pods the current view of discovery
      * @param metrics each pod's last engine scrape ({@link PodMetrics#ABSENT} when none or stale)
+     * @param decider what decides (the production {@link Router} unless a simulator compares another)
      * @param prefixIndex where prefix-aware policies look prompts up (sized by the caller)
      * @param warn where the session reports what it ignored (bad profile values) or forced (TTL releases)
      */
     public RoutingSession(RoutingSettings settings, Supplier<ClusterSnapshot> pods, Function<Pod, PodMetrics> metrics,
-            PrefixIndex prefixIndex, SessionClock clock, long seed, Consumer<String> warn) {
+            RouteDecider decider, PrefixIndex prefixIndex, SessionClock clock, long seed, Consumer<String> warn) {
         this.settings = settings;
         this.pods = pods;
         this.metrics = metrics;
@@ -89,7 +91,7 @@ public final class RoutingSession {
         this.clock = clock;
         this.seed = seed;
         this.warn = warn;
-        this.router = new Router(PdCascade.of(settings));
+        this.decider = decider;
         this.knobs = new KnobsResolver(settings.pd(), warn);
         this.sessions = new SessionTable(settings.tokenLoadMaxSessions());
         this.charger = new TokenCharger(tokens, sessions, prefixIndex);
@@ -107,8 +109,13 @@ public final class RoutingSession {
     /** A session with the production prefix index (reference §7's block count and time-to-live). */
     public static RoutingSession create(RoutingSettings settings, Supplier<ClusterSnapshot> pods,
             Function<Pod, PodMetrics> metrics, SessionClock clock, long seed, Consumer<String> warn) {
-        return new RoutingSession(settings, pods, metrics,
+        return new RoutingSession(settings, pods, metrics, productionRouter(settings),
                 new PrefixIndex(PrefixIndex.DEFAULT_CAPACITY_BLOCKS, PrefixIndex.DEFAULT_TTL_NANOS), clock, seed, warn);
+    }
+
+    /** The spec's strategies and cascade, configured by the settings. */
+    public static Router productionRouter(RoutingSettings settings) {
+        return new Router(PdCascade.of(settings));
     }
 
     /**
@@ -170,7 +177,7 @@ public final class RoutingSession {
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), start, clock.epochMillis());
             RoutingContext context = new RoutingContext(request, model, load, prefixIndex, lane.random,
                     settings.stddevFactor(), bucketServe == null ? BucketPlan.EMPTY : bucketServe.plan());
-            decision = router.route(context);
+            decision = decider.route(context);
             if (decision.verdict().routed()) {
                 // Spec, token_load charge: request_cost + new_tokens to the prefill pod, the prompt to the decode pod.
                 TokenLedger.Charge tokenCharge = decision.isPd()
@@ -220,14 +227,14 @@ public final class RoutingSession {
         List<String> dropped = tokens.retainOnly(lastPresent);
         requests.drain().tick(now);
         prefixIndex.evictExpired(now);
-        List<String> forgotten = List.of();
+        TokenLedger.Sweep sweep = NO_SWEEP;
         if (now - lastJanitorNanos >= JANITOR_NANOS) {
             lastJanitorNanos = now;
             sessions.expire(now);
-            forgotten = tokens.sweep(now, warn);
+            sweep = tokens.sweep(now, warn);
         }
         BucketPlan plan = now - lastReplanNanos >= REPLAN_NANOS ? replanBuckets() : null;
-        return new Upkeep(dropped, forgotten, plan);
+        return new Upkeep(dropped, sweep.forgottenPods(), sweep.forcedReleases(), plan);
     }
 
     /**
@@ -245,10 +252,13 @@ public final class RoutingSession {
     }
 
     /**
-     * What one tick changed: pods whose token counters were dropped (left discovery), pods the janitor forgot, and a new
-     * bucket plan or null.
+     * What one tick changed: pods whose token counters were dropped (left discovery), pods the janitor forgot, token
+     * charges it force-released (a leak, or a request longer than its TTL), and a new bucket plan or null.
      */
-    public record Upkeep(List<String> droppedPods, List<String> forgottenPods, BucketPlan newPlan) {}
+    public record Upkeep(List<String> droppedPods, List<String> forgottenPods, int forcedReleases,
+            BucketPlan newPlan) {}
+
+    private static final TokenLedger.Sweep NO_SWEEP = new TokenLedger.Sweep(List.of(), 0);
 
     /** Every pod of the view, id → address (a pod back at another address is another pod). */
     private static Map<String, String> present(ClusterSnapshot snapshot) {

@@ -58,12 +58,12 @@ class TokenLedgerTest {
         ledger.charge(p, 100, d, 10, TTL, 0);
         TokenLedger.Charge young = ledger.charge(p2, 50, d2, 5, TTL, 50 * SECOND);
         List<String> warnings = new ArrayList<>();
-        List<String> forgotten = ledger.sweep(61 * SECOND, warnings::add);
+        List<String> forgotten = ledger.sweep(61 * SECOND, warnings::add).forgottenPods();
         assertThat(warnings).hasSize(1).allSatisfy(w -> assertThat(w).contains("ns/p").contains("force-released"));
         assertThat(ledger.activeTokens("ns/p")).isZero();
         assertThat(ledger.activeTokens("ns/p2")).isEqualTo(50);
         assertThat(forgotten).as("released pods were touched just now").isEmpty();
-        assertThat(ledger.sweep(122 * SECOND, warnings::add)).containsExactlyInAnyOrder("ns/p", "ns/d");
+        assertThat(ledger.sweep(122 * SECOND, warnings::add).forgottenPods()).containsExactlyInAnyOrder("ns/p", "ns/d");
         assertThat(ledger.podIds()).containsExactlyInAnyOrder("ns/p2", "ns/d2");
         young.releaseAll(130 * SECOND);
     }

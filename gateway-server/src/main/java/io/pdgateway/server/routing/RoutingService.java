@@ -23,7 +23,13 @@ public final class RoutingService {
     private final PromptMeasurer measurer;
 
     public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed) {
-        this.session = RoutingSession.create(settings, pods::current, metrics::metrics, SessionClock.SYSTEM, seed,
+        this(pods, settings, metrics, seed, SessionClock.SYSTEM);
+    }
+
+    /** @param clock the session's time: the system clock, except where a test replays a virtual one */
+    public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
+            SessionClock clock) {
+        this.session = RoutingSession.create(settings, pods::current, metrics::metrics, clock, seed,
                 warning -> LOG.warn("{}", warning));
         this.measurer = new PromptMeasurer(settings.prefixCacheTokenizer());
     }
