@@ -48,6 +48,13 @@ public final class Knobs {
             KnobRule.oneOf(PrefixTokenizerType::named, PrefixTokenizerType.specNames()));
     public static final Knob<Double> TOKEN_LOAD_MAX_SESSIONS = Knob.env(SpecEnv.TOKEN_LOAD_MAX_SESSIONS, 100_000.0,
             KnobRule.positive());
+    /**
+     * pd-gateway's own: the block size of the gateway's prefix-cache model, in tokens. vLLM's default KV block is 16
+     * tokens (reference/engine-timing.md); a larger block costs the model proportionally less memory and matches
+     * prefixes in coarser steps.
+     */
+    public static final Knob<Double> PREFIX_CACHE_BLOCK_TOKENS = Knob.env(SpecEnv.PREFIX_CACHE_BLOCK_TOKENS, 16.0,
+            KnobRule.positive());
 
     // ---- PD knobs (PdKnobs): a profile's routingConfig may override each one that has a field name ----
     public static final Knob<PrefillPolicy> PREFILL_SCORE_POLICY = Knob.pd(SpecEnv.PREFILL_SCORE_POLICY,
@@ -101,6 +108,12 @@ public final class Knobs {
             "decodeResponseTimeout", 0.0, KnobRule.nonNegative(), PdKnobs::decodeResponseTimeout);
     public static final Knob<Double> DECODE_STREAM_IDLE_TIMEOUT = Knob.pd(SpecEnv.DECODE_STREAM_IDLE_TIMEOUT,
             "decodeStreamIdleTimeout", 120.0, KnobRule.nonNegative(), PdKnobs::decodeStreamIdleTimeout);
+    /**
+     * pd-gateway's own: a pod's KV-cache size in tokens when its engine reports none (TensorRT-LLM; vLLM and SGLang
+     * report theirs). Default: Llama-3-8B on one H100 with vLLM (reference/engine-timing.md §3.2).
+     */
+    public static final Knob<Double> KV_CACHE_CAPACITY_TOKENS = Knob.pd(SpecEnv.KV_CACHE_CAPACITY_TOKENS,
+            "kvCacheCapacityTokens", 434_000.0, KnobRule.positive(), PdKnobs::kvCacheCapacityTokens);
     /** Environment only (the spec lists no routingConfig field for it). */
     public static final Knob<Boolean> DECODE_TOKEN_LOAD_OUTPUT_GROWTH = Knob.pd(SpecEnv.DECODE_TOKEN_LOAD_OUTPUT_GROWTH,
             null, true, KnobRule.bool(), PdKnobs::decodeTokenLoadOutputGrowth);

@@ -32,6 +32,7 @@ public record PdKnobs(
         double decodeFirstResponseTimeout,
         double decodeResponseTimeout,
         double decodeStreamIdleTimeout,
+        double kvCacheCapacityTokens,
         boolean decodeTokenLoadOutputGrowth) {
 
     /** The knobs as a source sees them: the environment, or a profile over the environment's knobs. */
@@ -57,6 +58,7 @@ public record PdKnobs(
                 source.get(Knobs.DECODE_FIRST_RESPONSE_TIMEOUT),
                 source.get(Knobs.DECODE_RESPONSE_TIMEOUT),
                 source.get(Knobs.DECODE_STREAM_IDLE_TIMEOUT),
+                source.get(Knobs.KV_CACHE_CAPACITY_TOKENS),
                 source.get(Knobs.DECODE_TOKEN_LOAD_OUTPUT_GROWTH));
     }
 

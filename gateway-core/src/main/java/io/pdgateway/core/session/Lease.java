@@ -1,23 +1,31 @@
 package io.pdgateway.core.session;
 
+import io.pdgateway.core.cache.CacheHold;
+import io.pdgateway.core.cache.CacheModel;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
 
 /**
- * What one routed request holds in the session's ledgers: its request counts and, on the PD path, its token charges.
+ * What one routed request holds in the session's ledgers: its request counts, on the PD path its token charges, and
+ * the prompt blocks it references on the pod that computes them.
  * The edge releases through this one handle, so no ledger can be forgotten on some path; every release is idempotent
  * and safe from any thread.
  */
 public final class Lease {
-    static final Lease NONE = new Lease(null, null, SessionClock.SYSTEM);
+    static final Lease NONE = new Lease(null, null, null, null, SessionClock.SYSTEM);
 
     private final RequestLedger.Charge requests;
     private final TokenLedger.Charge tokens;
+    private final CacheModel cache;
+    private final CacheHold hold;
     private final SessionClock clock;
 
-    Lease(RequestLedger.Charge requests, TokenLedger.Charge tokens, SessionClock clock) {
+    Lease(RequestLedger.Charge requests, TokenLedger.Charge tokens, CacheModel cache, CacheHold hold,
+            SessionClock clock) {
         this.requests = requests;
         this.tokens = tokens;
+        this.cache = cache;
+        this.hold = hold;
         this.clock = clock;
     }
 
@@ -38,6 +46,9 @@ public final class Lease {
         }
         if (tokens != null) {
             tokens.releaseAll(clock.nanoTime());
+        }
+        if (hold != null) {
+            cache.release(hold);
         }
     }
 }

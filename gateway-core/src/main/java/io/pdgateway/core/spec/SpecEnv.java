@@ -45,6 +45,11 @@ public final class SpecEnv {
     public static final String PREFIX_CACHE_TOKENIZER_TYPE = "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE";
     public static final String PREFIX_CACHE_STANDARD_DEVIATION_FACTOR = "AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR";
 
+    /** pd-gateway's own: tokens per block of the gateway's prefix-cache model (default 16, vLLM's block size). */
+    public static final String PREFIX_CACHE_BLOCK_TOKENS = "PD_GATEWAY_PREFIX_CACHE_BLOCK_TOKENS";
+    /** pd-gateway's own: a pod's KV-cache size in tokens when its engine reports none (profile: kvCacheCapacityTokens). */
+    public static final String KV_CACHE_CAPACITY_TOKENS = "PD_GATEWAY_KV_CACHE_CAPACITY_TOKENS";
+
     /** pd-gateway's own: "true" serves the /debug/* endpoints (off by default: they show internal state). */
     public static final String DEBUG_ENDPOINTS = "PD_GATEWAY_DEBUG_ENDPOINTS";
 

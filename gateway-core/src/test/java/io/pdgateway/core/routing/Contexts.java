@@ -3,7 +3,6 @@ package io.pdgateway.core.routing;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.RoutingConfig;
-import io.pdgateway.core.prefix.PrefixIndex;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -18,17 +17,17 @@ final class Contexts {
     }
 
     static RoutingContext pd(int promptTokens, LoadView load, Map<String, Object> overrides) {
-        return context(Strategy.PD, promptTokens, load, knobs(overrides), new long[0], null, new PrefixIndex(1000, Long.MAX_VALUE), 7);
+        return context(Strategy.PD, promptTokens, load, knobs(overrides), new long[0], null, null, 7);
     }
 
     static RoutingContext context(String strategy, int promptTokens, LoadView load, PdKnobs knobs, long[] hashes,
-            String sessionKey, PrefixIndex index, long seed) {
+            String sessionKey, PrefixLookup index, long seed) {
         return context(Strategy.named(strategy).orElseThrow(), promptTokens, load, knobs, hashes, sessionKey, index,
                 seed);
     }
 
     static RoutingContext context(Strategy strategy, int promptTokens, LoadView load, PdKnobs knobs, long[] hashes,
-            String sessionKey, PrefixIndex index, long seed) {
+            String sessionKey, PrefixLookup index, long seed) {
         return new RoutingContext(new RouteRequest("m", "r", promptTokens, strategy, null, knobs, hashes, sessionKey),
                 null, load, index, new SplittableRandom(seed), 1.0);
     }
