@@ -65,7 +65,7 @@ public class RoutingDecisionBenchmark {
         Map<String, PodMetrics> metrics = new HashMap<>();
         for (Pod pod : list) {
             metrics.put(pod.id(), new PodMetrics(seed.nextInt(5), Double.NaN, Double.NaN, seed.nextDouble(),
-                    seed.nextDouble(2000), 20 + seed.nextDouble(20), 0));
+                    seed.nextDouble(2000), 20 + seed.nextDouble(20), 434_000, 0));
         }
         String[] parts = policies.split("/");
         GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",

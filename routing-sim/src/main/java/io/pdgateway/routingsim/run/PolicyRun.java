@@ -1,6 +1,7 @@
 package io.pdgateway.routingsim.run;
 
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.cluster.SimCluster;
 import io.pdgateway.routingsim.engine.SimEngine;
@@ -41,7 +42,10 @@ public final class PolicyRun {
 
     /** The gateway environment of this run: the cluster's, then the policy's on top. */
     public static GatewaySettings settings(ClusterShape shape, PolicySpec spec) {
-        Map<String, String> env = new HashMap<>(shape.gatewayEnv());
+        Map<String, String> env = new HashMap<>();
+        // The gateway models the engines' caches in the engines' own blocks (as a user sets it for their engines).
+        env.put(SpecEnv.PREFIX_CACHE_BLOCK_TOKENS, Integer.toString(shape.timing().blockSizeTokens()));
+        env.putAll(shape.gatewayEnv());
         env.putAll(spec.environment());
         return GatewaySettings.fromEnv(env);
     }
