@@ -1,9 +1,6 @@
-package io.pdgateway.server.discovery;
+package io.pdgateway.core.model;
 
 import io.pdgateway.core.config.ModelConfigParser;
-import io.pdgateway.core.model.ModelConfig;
-import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.model.PodRole;
 import io.pdgateway.core.spec.SpecLabels;
 import java.util.List;
 import java.util.Locale;

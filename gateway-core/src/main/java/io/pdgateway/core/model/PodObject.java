@@ -1,4 +1,4 @@
-package io.pdgateway.server.discovery;
+package io.pdgateway.core.model;
 
 import java.util.Map;
 
