@@ -7,13 +7,13 @@ import io.pdgateway.routingsim.policy.PolicySpec;
 import io.pdgateway.routingsim.report.CsvWriter;
 import io.pdgateway.routingsim.report.HtmlWriter;
 import io.pdgateway.routingsim.report.JsonWriter;
-import io.pdgateway.routingsim.report.RunReport;
-import io.pdgateway.routingsim.workload.Slo;
+import io.pdgateway.routingsim.report.SimulationReport;
 import io.pdgateway.routingsim.report.TableWriter;
 import io.pdgateway.routingsim.validate.ValidateCommand;
 import io.pdgateway.routingsim.workload.Workload;
 import io.pdgateway.routingsim.workload.WorkloadShape;
 import io.pdgateway.routingsim.workload.WorkloadSource;
+import io.pdgateway.workload.Slo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -111,7 +111,7 @@ public final class RoutingSimMain implements Callable<Integer> {
         int threadCount = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         progress(String.format(Locale.ROOT, "routing-sim: %d requests (%s) on %s; %d policies on %d threads",
                 workload.requests().size(), workload.source(), shape.summary(), specs.size(), threadCount));
-        RunReport report = RoutingSimulator.run(shape, workload, specs, seed, new Slo(sloTtftMillis, sloTpotMillis),
+        SimulationReport report = RoutingSimulator.run(shape, workload, specs, seed, new Slo(sloTtftMillis, sloTpotMillis),
                 threadCount, "bin/routing-sim " + String.join(" ", args), this::progress);
         System.out.print(TableWriter.write(report));
         write(csv, CsvWriter.write(report));

@@ -3,11 +3,14 @@ package io.pdgateway.server.bench;
 import io.pdgateway.server.bench.compare.ClusterSizes;
 import io.pdgateway.server.bench.compare.CompareSetup;
 import io.pdgateway.server.bench.compare.PolicyComparison;
-import io.pdgateway.server.bench.report.SummaryTable;
-import io.pdgateway.server.load.BundledTrace;
-import io.pdgateway.server.load.LoadRequest;
-import io.pdgateway.server.load.Workload;
 import io.pdgateway.sim.TimingProfile;
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.report.Environment;
+import io.pdgateway.workload.report.ReportDocument;
+import io.pdgateway.workload.report.RunReport;
+import io.pdgateway.workload.report.SummaryTable;
+import io.pdgateway.workload.trace.BundledTrace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,9 +114,9 @@ public final class BenchCompareCommand implements Callable<Integer> {
             parsed.add(CompareSetup.parse(setup, sizes));
         }
         Path scratch = Files.createTempDirectory("pd-gateway-compare");
-        Workload load = workload.load(new WorkloadOptions.Defaults(BundledTrace.MOONCAKE_CONVERSATION, DEFAULT_SPEEDUP,
+        LoadSchedule load = workload.load(new WorkloadOptions.Defaults(BundledTrace.MOONCAKE_CONVERSATION, DEFAULT_SPEEDUP,
                 DEFAULT_DURATION_SECONDS, DEFAULT_MAX_OUTPUT_TOKENS), scratch);
-        Workload warmup = new Workload("warm-up", load.requests().stream()
+        LoadSchedule warmup = new LoadSchedule("warm-up", load.requests().stream()
                 .filter(r -> r.arrivalMillis() < warmupSeconds * 1000).map(LoadRequest.class::cast).toList());
         System.out.printf(Locale.ROOT, "%d setups x %d requests over %.0f s (%s)%n", parsed.size(), load.size(),
                 load.spanMillis() / 1000.0, load.description());

@@ -5,8 +5,12 @@ import io.pdgateway.server.bench.overhead.OverheadReport;
 import io.pdgateway.server.bench.overhead.OverheadSettings;
 import io.pdgateway.server.bench.overhead.SizeResult;
 import io.pdgateway.server.bench.overhead.TargetResult;
-import io.pdgateway.server.bench.report.HtmlReportWriter;
-import io.pdgateway.server.bench.report.JsonReportWriter;
+import io.pdgateway.workload.report.Environment;
+import io.pdgateway.workload.report.HtmlReportWriter;
+import io.pdgateway.workload.report.JsonReportWriter;
+import io.pdgateway.workload.report.ReportDocument;
+import io.pdgateway.workload.report.RunReport;
+import io.pdgateway.workload.report.SummaryTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,7 +103,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
                 Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);
         System.out.println();
-        System.out.print(io.pdgateway.server.bench.report.SummaryTable.header(document));
+        System.out.print(SummaryTable.header(document));
         System.out.print(OverheadReport.text(sizes, settings));
         if (json != null) {
             JsonReportWriter.write(OverheadReport.json(document, sizes, settings), json);

@@ -1,12 +1,15 @@
 package io.pdgateway.server.bench;
 
-import io.pdgateway.server.bench.report.SummaryTable;
 import io.pdgateway.server.load.Endpoint;
 import io.pdgateway.server.load.LoadRunner;
 import io.pdgateway.server.load.ProgressLine;
-import io.pdgateway.server.load.RunRecording;
 import io.pdgateway.server.load.StreamingChatClient;
-import io.pdgateway.server.load.Workload;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.report.Environment;
+import io.pdgateway.workload.report.ReportDocument;
+import io.pdgateway.workload.report.RunReport;
+import io.pdgateway.workload.report.SummaryTable;
+import io.pdgateway.workload.run.RunRecording;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +61,7 @@ public final class BenchRunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path scratch = Files.createTempDirectory("pd-gateway-bench");
-        Workload load = workload.load(new WorkloadOptions.Defaults(null, 1, DEFAULT_DURATION_SECONDS, 0), scratch);
+        LoadSchedule load = workload.load(new WorkloadOptions.Defaults(null, 1, DEFAULT_DURATION_SECONDS, 0), scratch);
         Endpoint endpoint = Endpoint.parse(url);
         System.out.printf("%d requests over %.0f s against %s%n", load.size(), load.spanMillis() / 1000.0, endpoint);
         Vertx vertx = Vertx.vertx();

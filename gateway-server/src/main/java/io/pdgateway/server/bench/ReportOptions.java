@@ -1,7 +1,9 @@
 package io.pdgateway.server.bench;
 
-import io.pdgateway.server.bench.report.HtmlReportWriter;
-import io.pdgateway.server.bench.report.JsonReportWriter;
+import io.pdgateway.workload.Slo;
+import io.pdgateway.workload.report.HtmlReportWriter;
+import io.pdgateway.workload.report.JsonReportWriter;
+import io.pdgateway.workload.report.ReportDocument;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package io.pdgateway.server.bench;
 
-import io.pdgateway.server.load.BundledTrace;
-import io.pdgateway.server.load.LengthDistribution;
-import io.pdgateway.server.load.LoadRequest;
-import io.pdgateway.server.load.SyntheticWorkload;
-import io.pdgateway.server.load.TraceFormat;
-import io.pdgateway.server.load.Workload;
-import io.pdgateway.server.load.WorkloadShaping;
+import io.pdgateway.workload.LengthDistribution;
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.SyntheticWorkload;
+import io.pdgateway.workload.WorkloadShaping;
+import io.pdgateway.workload.trace.BundledTrace;
+import io.pdgateway.workload.trace.TraceFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,7 +90,7 @@ public final class WorkloadOptions {
      */
     public record Defaults(BundledTrace trace, double speedup, double durationSeconds, int maxOutputTokens) {}
 
-    public Workload load(Defaults defaults, Path scratch) throws IOException {
+    public LoadSchedule load(Defaults defaults, Path scratch) throws IOException {
         if (trace != null && synthetic) {
             throw new IllegalArgumentException("give either --trace or --synthetic, not both");
         }
@@ -106,15 +106,15 @@ public final class WorkloadOptions {
                     LengthDistribution.parse(promptTokens), LengthDistribution.parse(outputTokens), sharedPrefixTokens,
                     turns, thinkSeconds, burstEverySeconds, burstSize, seed);
             WorkloadShaping caps = new WorkloadShaping(1, 0, seconds, requestCap, promptCap, outputCap, seed);
-            return new Workload(mix.describe() + describeCaps(caps), caps.apply(mix.generate()));
+            return new LoadSchedule(mix.describe() + describeCaps(caps), caps.apply(mix.generate()));
         }
         WorkloadShaping shaping = new WorkloadShaping(speedup != null ? speedup : defaults.speedup(),
                 rate != null ? rate : 0, seconds, requestCap, promptCap, outputCap, seed);
         Path file = trace != null ? trace : defaults.trace().extract(Files.createDirectories(scratch));
         String source = trace != null ? trace.toString() : defaults.trace().description() + " (bundled)";
         TraceFormat format = TraceFormat.detect(file);
-        List<LoadRequest> all = format.read(file, Long.MAX_VALUE);
-        return new Workload(format.name().toLowerCase(Locale.ROOT) + " trace " + source + ": " + shaping.describe(),
+        List<LoadRequest> all = LoadRequest.fromTrace(format.read(file, Long.MAX_VALUE));
+        return new LoadSchedule(format.name().toLowerCase(Locale.ROOT) + " trace " + source + ": " + shaping.describe(),
                 shaping.apply(all));
     }
 

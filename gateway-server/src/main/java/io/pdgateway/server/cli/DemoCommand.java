@@ -6,16 +6,17 @@ import io.pdgateway.server.GatewayServer;
 import io.pdgateway.server.demo.ClusterShape;
 import io.pdgateway.server.demo.SimCluster;
 import io.pdgateway.server.demo.RouteSummary;
-import io.pdgateway.server.load.AzureTraceReader;
-import io.pdgateway.server.load.BundledTrace;
 import io.pdgateway.server.load.Endpoint;
 import io.pdgateway.server.load.LoadRunner;
 import io.pdgateway.server.load.ProgressLine;
-import io.pdgateway.server.load.RunRecording;
 import io.pdgateway.server.load.StreamingChatClient;
-import io.pdgateway.server.load.Workload;
-import io.pdgateway.server.load.WorkloadShaping;
 import io.pdgateway.server.discovery.PodFileDiscovery;
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.WorkloadShaping;
+import io.pdgateway.workload.run.RunRecording;
+import io.pdgateway.workload.trace.AzureTraceReader;
+import io.pdgateway.workload.trace.BundledTrace;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,9 +66,9 @@ public final class DemoCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("pd-gateway-demo");
         Path podFile = dir.resolve("pods.yaml");
         Path traceFile = trace != null ? trace : BundledTrace.AZURE_CONVERSATION.extract(dir);
-        Workload requests = new Workload("Azure 2023 conversation trace",
+        LoadSchedule requests = new LoadSchedule("Azure 2023 conversation trace",
                 new WorkloadShaping(speedup, 0, 0, 0, 0, maxOutputTokens, 0)
-                        .apply(AzureTraceReader.read(traceFile, seconds * 1000L)));
+                        .apply(LoadRequest.fromTrace(AzureTraceReader.read(traceFile, seconds * 1000L))));
 
         Vertx vertx = Vertx.vertx();
         SimCluster cluster = SimCluster.start(vertx, ClusterShape.demo(timeScale), podFile).await();

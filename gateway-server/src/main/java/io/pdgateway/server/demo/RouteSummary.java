@@ -1,7 +1,7 @@
 package io.pdgateway.server.demo;
 
-import io.pdgateway.server.load.RequestResult;
-import io.pdgateway.server.load.RunRecorder;
+import io.pdgateway.workload.run.RequestResult;
+import io.pdgateway.workload.run.RunRecorder;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;

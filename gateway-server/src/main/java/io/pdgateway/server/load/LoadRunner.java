@@ -1,5 +1,10 @@
 package io.pdgateway.server.load;
 
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.run.RequestResult;
+import io.pdgateway.workload.run.RunRecorder;
+import io.pdgateway.workload.run.RunRecording;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import java.util.List;
@@ -40,7 +45,7 @@ public final class LoadRunner {
     }
 
     /** Replays the workload and returns once every request ended (or the run's deadline passed). Blocks: never call on an event loop. */
-    public RunRecording run(Workload workload) {
+    public RunRecording run(LoadSchedule workload) {
         if (Context.isOnEventLoopThread()) {
             throw new IllegalStateException("LoadRunner.run blocks; call it from a plain thread");
         }

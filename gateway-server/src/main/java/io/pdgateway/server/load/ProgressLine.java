@@ -1,5 +1,6 @@
 package io.pdgateway.server.load;
 
+import io.pdgateway.workload.run.RunRecorder;
 import java.io.PrintStream;
 import java.util.Locale;
 

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.workload.run.ChunkGapSink;
+import io.pdgateway.workload.run.RequestResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -8,6 +8,12 @@ import io.pdgateway.sim.RecordedRequest;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;
+import io.pdgateway.workload.LengthDistribution;
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.SyntheticWorkload;
+import io.pdgateway.workload.prompt.PromptPlan;
+import io.pdgateway.workload.run.RunRecording;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +45,7 @@ class LoadRunnerIT {
     @Timeout(30)
     void openLoopRun_timesEveryStream_andSendsSessionKeys() {
         SimPod pod = pod(FaultConfig.none());
-        Workload workload = new Workload("test", new SyntheticWorkload(20, 1.5, LengthDistribution.parse("20..60"),
+        LoadSchedule workload = new LoadSchedule("test", new SyntheticWorkload(20, 1.5, LengthDistribution.parse("20..60"),
                 LengthDistribution.parse("6"), 16, 2, 0.2, 0, 0, 5).generate());
         StreamingChatClient client = StreamingChatClient.open(vertx, Endpoint.local(HOST, pod.port()),
                 SimConfig.DEFAULT_MODEL, Map.of("x-test", "yes"));
@@ -71,7 +77,7 @@ class LoadRunnerIT {
     @Timeout(30)
     void hangingPod_costsATimeoutError_andTheRunEnds() {
         SimPod pod = pod(FaultConfig.none().withHangBeforeHeaders());
-        Workload workload = new Workload("test", List.of(new LoadRequest(0, PromptPlan.single(10, 1), 4, null)));
+        LoadSchedule workload = new LoadSchedule("test", List.of(new LoadRequest(0, PromptPlan.single(10, 1), 4, null)));
         StreamingChatClient client = StreamingChatClient.open(vertx, Endpoint.local(HOST, pod.port()),
                 SimConfig.DEFAULT_MODEL, Map.of());
         long start = System.nanoTime();

@@ -1,8 +1,8 @@
 package io.pdgateway.routingsim.validate;
 
-import io.pdgateway.routingsim.report.LatencySample;
 import io.pdgateway.routingsim.run.RequestRecord;
-import io.pdgateway.server.load.RequestResult;
+import io.pdgateway.workload.report.NearestRankPercentiles;
+import io.pdgateway.workload.run.RequestResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,8 +48,8 @@ final class Comparison {
         List<Row> rows = new ArrayList<>();
         String[] names = {"TTFT all", "TPOT all", "TTFT PD", "TPOT PD", "TTFT standard", "TPOT standard"};
         for (int m = 0; m < 6; m++) {
-            LatencySample a = LatencySample.of(real[m]);
-            LatencySample b = LatencySample.of(sim[m]);
+            NearestRankPercentiles a = NearestRankPercentiles.of(real[m]);
+            NearestRankPercentiles b = NearestRankPercentiles.of(sim[m]);
             for (int q : new int[] {50, 90, 99}) {
                 rows.add(new Row(names[m] + " p" + q, a.percentile(q), b.percentile(q), m < 2 && q < 99, q));
             }

@@ -2,16 +2,16 @@ package io.pdgateway.server.bench.compare;
 
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.bench.RunReport;
-import io.pdgateway.server.bench.Slo;
 import io.pdgateway.server.demo.SimCluster;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.load.Endpoint;
 import io.pdgateway.server.load.LoadRunner;
 import io.pdgateway.server.load.ProgressLine;
-import io.pdgateway.server.load.RunRecording;
 import io.pdgateway.server.load.StreamingChatClient;
-import io.pdgateway.server.load.Workload;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.Slo;
+import io.pdgateway.workload.report.RunReport;
+import io.pdgateway.workload.run.RunRecording;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,8 +41,8 @@ public final class PolicyComparison {
     /** The seed every gateway's random choices start from, so a rerun makes the same random picks. */
     static final long GATEWAY_SEED = 42;
 
-    private final Workload workload;
-    private final Workload warmup;
+    private final LoadSchedule workload;
+    private final LoadSchedule warmup;
     private final Map<String, String> baseEnv;
     private final Slo slo;
     private final long timeoutMillis;
@@ -54,7 +54,7 @@ public final class PolicyComparison {
      * @param baseEnv  gateway environment applied to every setup before the setup's own variables
      * @param out      progress lines go here
      */
-    public PolicyComparison(Workload workload, Workload warmup, Map<String, String> baseEnv, Slo slo,
+    public PolicyComparison(LoadSchedule workload, LoadSchedule warmup, Map<String, String> baseEnv, Slo slo,
             long timeoutMillis, PrintStream out) {
         this.workload = workload;
         this.warmup = warmup;
@@ -92,7 +92,7 @@ public final class PolicyComparison {
 
     private record Outcome(RunRecording recording, String leftovers, PrefixCacheStats cache) {}
 
-    private Outcome runOne(CompareSetup setup, Workload load, Vertx pods, Vertx gateways, Vertx clients)
+    private Outcome runOne(CompareSetup setup, LoadSchedule load, Vertx pods, Vertx gateways, Vertx clients)
             throws IOException {
         Path dir = Files.createTempDirectory("pd-gateway-compare");
         Path podFile = dir.resolve("pods.yaml");

@@ -1,24 +1,25 @@
 package io.pdgateway.server.bench.overhead;
 
 import io.pdgateway.core.spec.SpecLabels;
-import io.pdgateway.server.bench.RunReport;
-import io.pdgateway.server.bench.RunSummary;
-import io.pdgateway.server.bench.Slo;
 import io.pdgateway.server.demo.ClusterShape;
 import io.pdgateway.server.demo.PodManifest;
 import io.pdgateway.server.demo.SimCluster;
 import io.pdgateway.server.load.Endpoint;
-import io.pdgateway.server.load.LoadRequest;
 import io.pdgateway.server.load.LoadRunner;
 import io.pdgateway.server.load.ProgressLine;
-import io.pdgateway.server.load.PromptPlan;
-import io.pdgateway.server.load.RunRecording;
 import io.pdgateway.server.load.StreamingChatClient;
-import io.pdgateway.server.load.Workload;
-import io.pdgateway.server.load.WorkloadShaping;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.Slo;
+import io.pdgateway.workload.WorkloadShaping;
+import io.pdgateway.workload.prompt.PromptPlan;
+import io.pdgateway.workload.prompt.PromptSynthesizer;
+import io.pdgateway.workload.report.RunReport;
+import io.pdgateway.workload.report.RunSummary;
+import io.pdgateway.workload.run.RunRecording;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -179,12 +180,12 @@ public final class OverheadBenchmark {
         }
     }
 
-    private RunRecording runLoad(StreamingChatClient client, Workload workload, String label) {
+    private RunRecording runLoad(StreamingChatClient client, LoadSchedule workload, String label) {
         return new LoadRunner(client, ProgressLine.to(out, label), settings.timeoutMillis()).run(workload);
     }
 
     /** Poisson arrivals of one repeated prompt (built once), seeded so every target gets the same arrival times. */
-    Workload workload(int promptTokens, double rate, double seconds, long seed) {
+    LoadSchedule workload(int promptTokens, double rate, double seconds, long seed) {
         PromptPlan prompt = PromptPlan.single(promptTokens, PromptPlan.seed(promptTokens, 0));
         SplittableRandom random = new SplittableRandom(seed);
         List<LoadRequest> requests = new ArrayList<>();
@@ -196,12 +197,12 @@ public final class OverheadBenchmark {
             }
             requests.add(new LoadRequest((long) at, prompt, settings.outputTokens(), null));
         }
-        return new Workload(String.format(Locale.ROOT, "%s prompts, %d output tokens, %.0f req/s Poisson",
+        return new LoadSchedule(String.format(Locale.ROOT, "%s prompts, %d output tokens, %.0f req/s Poisson",
                 sizeLabel(promptTokens), settings.outputTokens(), rate), WorkloadShaping.none().apply(requests));
     }
 
     public static String sizeLabel(int promptTokens) {
-        int bytes = promptTokens * io.pdgateway.server.load.PromptSynthesizer.CHARS_PER_TOKEN;
+        int bytes = promptTokens * PromptSynthesizer.CHARS_PER_TOKEN;
         return bytes >= 1024 ? (bytes / 1024) + " KB" : bytes + " B";
     }
 }

@@ -2,10 +2,10 @@ package io.pdgateway.server.bench.overhead;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.pdgateway.server.bench.ReportDocument;
-import io.pdgateway.server.bench.RunSummary;
-import io.pdgateway.server.bench.report.JsonReportWriter;
-import io.pdgateway.server.bench.report.TextTable;
+import io.pdgateway.workload.report.JsonReportWriter;
+import io.pdgateway.workload.report.ReportDocument;
+import io.pdgateway.workload.report.RunSummary;
+import io.pdgateway.workload.report.TextTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

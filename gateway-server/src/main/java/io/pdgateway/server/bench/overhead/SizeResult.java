@@ -1,5 +1,6 @@
 package io.pdgateway.server.bench.overhead;
 
+import io.pdgateway.workload.prompt.PromptSynthesizer;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,7 +11,7 @@ public record SizeResult(int promptTokens, List<TargetResult> targets) {
     }
 
     public int promptBytes() {
-        return promptTokens * io.pdgateway.server.load.PromptSynthesizer.CHARS_PER_TOKEN;
+        return promptTokens * PromptSynthesizer.CHARS_PER_TOKEN;
     }
 
     public TargetResult direct() {

@@ -1,6 +1,7 @@
 package io.pdgateway.server.bench.overhead;
 
-import io.pdgateway.server.bench.RunReport;
+import io.pdgateway.workload.report.RunReport;
+
 
 /**
  * One target (direct, pd-gateway, nginx) at one prompt size: the fixed-rate latency run and the rate search.
