@@ -3,7 +3,7 @@ package io.pdgateway.server;
 import io.pdgateway.server.bench.BenchCommand;
 import io.pdgateway.server.cli.DemoCommand;
 import io.pdgateway.server.cli.ServeCommand;
-import io.pdgateway.server.cli.SimCommand;
+import io.pdgateway.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

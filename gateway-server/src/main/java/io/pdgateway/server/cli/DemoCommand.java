@@ -3,9 +3,9 @@ package io.pdgateway.server.cli;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.demo.ClusterShape;
-import io.pdgateway.server.demo.SimCluster;
 import io.pdgateway.server.demo.RouteSummary;
+import io.pdgateway.sim.cluster.LoopbackClusterShape;
+import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.server.load.Endpoint;
 import io.pdgateway.server.load.LoadRunner;
 import io.pdgateway.server.load.ProgressLine;
@@ -71,7 +71,7 @@ public final class DemoCommand implements Callable<Integer> {
                         .apply(LoadRequest.fromTrace(AzureTraceReader.read(traceFile, seconds * 1000L))));
 
         Vertx vertx = Vertx.vertx();
-        SimCluster cluster = SimCluster.start(vertx, ClusterShape.demo(timeScale), podFile).await();
+        LoopbackCluster cluster = LoopbackCluster.start(vertx, LoopbackClusterShape.demo(timeScale), podFile).await();
         PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
         discovery.start();
         GatewayServer gateway;
@@ -87,7 +87,7 @@ public final class DemoCommand implements Callable<Integer> {
                 requests.size(), seconds, trace != null ? traceFile : "the Azure 2023 conversation trace", speedup);
 
         StreamingChatClient chat = StreamingChatClient.open(vertx, Endpoint.local("127.0.0.1", gateway.port()),
-                SimCluster.MODEL, Map.of());
+                LoopbackCluster.MODEL, Map.of());
         RunRecording run = new LoadRunner(chat, ProgressLine.to(System.out, ""), REQUEST_TIMEOUT_MS).run(requests);
         RouteSummary summary = RouteSummary.of(run.results());
         System.out.println();
@@ -103,7 +103,7 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.printf("%nThe gateway keeps serving. Try:%n  curl -s http://127.0.0.1:%d/v1/chat/completions "
                 + "-H 'Content-Type: application/json' -d '{\"model\":\"%s\",\"messages\":[{\"role\":\"user\","
                 + "\"content\":\"Hello\"}],\"max_tokens\":16}' -D -%nMetrics: http://127.0.0.1:%d/metrics   "
-                + "Stop: Ctrl-C%n", gateway.port(), SimCluster.MODEL, gateway.port());
+                + "Stop: Ctrl-C%n", gateway.port(), LoopbackCluster.MODEL, gateway.port());
         new CountDownLatch(1).await();
         return 0;
     }

@@ -3,8 +3,8 @@ package io.pdgateway.routingsim.validate;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.demo.ClusterShape;
-import io.pdgateway.server.demo.SimCluster;
+import io.pdgateway.sim.cluster.LoopbackClusterShape;
+import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.server.load.Endpoint;
 import io.pdgateway.server.load.StreamingChatClient;
 import io.pdgateway.server.discovery.PodFileDiscovery;
@@ -37,12 +37,12 @@ final class LoopbackRun {
         Vertx vertx = Vertx.vertx();
         Path dir = Files.createTempDirectory("routing-sim-validate");
         Path podFile = dir.resolve("pods.yaml");
-        SimCluster cluster = SimCluster.start(vertx, ClusterShape.demo(timeScale), podFile).await();
+        LoopbackCluster cluster = LoopbackCluster.start(vertx, LoopbackClusterShape.demo(timeScale), podFile).await();
         PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
         discovery.start();
         GatewayServer gateway = GatewayServer.start(vertx, discovery, settings, "127.0.0.1", 0, 42).await();
         StreamingChatClient client = StreamingChatClient.open(vertx, Endpoint.local("127.0.0.1", gateway.port()),
-                SimCluster.MODEL, java.util.Map.of());
+                LoopbackCluster.MODEL, java.util.Map.of());
         try {
             List<Future<RequestResult>> warmup = new ArrayList<>();
             for (int i = 0; i < WARMUP_REQUESTS; i++) {

@@ -3,7 +3,7 @@ package io.pdgateway.server.bench.compare;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.core.spec.SpecPolicies;
 import io.pdgateway.core.spec.SpecStrategies;
-import io.pdgateway.server.demo.ClusterShape;
+import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,7 @@ import java.util.Map;
  *       is not (BENCHMARKS.md, "Where pd-gateway loses").</li>
  * </ul>
  */
-public record CompareSetup(String name, ClusterShape shape, Map<String, String> env) {
+public record CompareSetup(String name, LoopbackClusterShape shape, Map<String, String> env) {
     /** What {@code bench compare} runs when not told otherwise: the list, one setup per policy. */
     public static final List<String> DEFAULTS = List.of("standard/random", "standard/least-request", "pd/prefix_cache",
             "pd/least_request", "pd/token_load", "pd/hybrid_cache_load", "pd+standard/prefix_cache");
@@ -52,8 +52,8 @@ public record CompareSetup(String name, ClusterShape shape, Map<String, String> 
                             + SpecStrategies.SUPPORTED.stream().filter(s -> !s.equals(SpecStrategies.PD)).toList());
                 }
                 env.put(SpecEnv.ROUTING_ALGORITHM, policy);
-                return new CompareSetup(text, new ClusterShape(0, 1, 1, sizes.standardPods(), null,
-                        ClusterShape.COMBINED, sizes.timing(), sizes.timeScale()), env);
+                return new CompareSetup(text, new LoopbackClusterShape(0, 1, 1, sizes.standardPods(), null,
+                        LoopbackClusterShape.COMBINED, sizes.timing(), sizes.timeScale()), env);
             }
             case PD, PD_PLUS_STANDARD -> {
                 String[] parts = policy.split(":", 2);
@@ -73,9 +73,9 @@ public record CompareSetup(String name, ClusterShape shape, Map<String, String> 
                     env.put(SpecEnv.PROMPT_LENGTH_BUCKETING, "true");
                 }
                 int split = sizes.standardMinPromptTokens();
-                return new CompareSetup(text, new ClusterShape(sizes.rolesets(), sizes.prefillPerRoleset(),
+                return new CompareSetup(text, new LoopbackClusterShape(sizes.rolesets(), sizes.prefillPerRoleset(),
                         sizes.decodePerRoleset(), overflow ? sizes.overflowPods() : 0,
-                        overflow ? ClusterShape.pdBelow(split) : null, overflow ? ClusterShape.standardFrom(split) : null,
+                        overflow ? LoopbackClusterShape.pdBelow(split) : null, overflow ? LoopbackClusterShape.standardFrom(split) : null,
                         sizes.timing(), sizes.timeScale()), env);
             }
             default -> throw new IllegalArgumentException(usage(name));

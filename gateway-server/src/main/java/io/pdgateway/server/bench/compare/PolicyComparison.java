@@ -2,7 +2,7 @@ package io.pdgateway.server.bench.compare;
 
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.demo.SimCluster;
+import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.load.Endpoint;
 import io.pdgateway.server.load.LoadRunner;
@@ -96,7 +96,7 @@ public final class PolicyComparison {
             throws IOException {
         Path dir = Files.createTempDirectory("pd-gateway-compare");
         Path podFile = dir.resolve("pods.yaml");
-        SimCluster cluster = SimCluster.start(pods, setup.shape(), podFile).await();
+        LoopbackCluster cluster = LoopbackCluster.start(pods, setup.shape(), podFile).await();
         PodFileDiscovery discovery = new PodFileDiscovery(gateways, podFile);
         GatewayServer gateway = null;
         StreamingChatClient client = null;
@@ -107,7 +107,7 @@ public final class PolicyComparison {
             gateway = GatewayServer.start(gateways, discovery, GatewaySettings.fromEnv(env), "127.0.0.1", 0,
                     GATEWAY_SEED).await();
             sleep(SETTLE_MS);
-            client = StreamingChatClient.open(clients, Endpoint.local("127.0.0.1", gateway.port()), SimCluster.MODEL,
+            client = StreamingChatClient.open(clients, Endpoint.local("127.0.0.1", gateway.port()), LoopbackCluster.MODEL,
                     Map.of());
             RunRecording recording = new LoadRunner(client, ProgressLine.to(out, "  "), timeoutMillis).run(load);
             String leftovers = awaitQuiescent(gateway, cluster);
@@ -128,7 +128,7 @@ public final class PolicyComparison {
     }
 
     /** Waits for every request to have left the gateway and the pods; returns what is left, or "" when all is clear. */
-    static String awaitQuiescent(GatewayServer gateway, SimCluster cluster) {
+    static String awaitQuiescent(GatewayServer gateway, LoopbackCluster cluster) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUIESCE_TIMEOUT_MS);
         String left;
         do {
@@ -141,7 +141,7 @@ public final class PolicyComparison {
         return left;
     }
 
-    private static String leftovers(GatewayServer gateway, SimCluster cluster) {
+    private static String leftovers(GatewayServer gateway, LoopbackCluster cluster) {
         List<String> left = new ArrayList<>();
         if (gateway.routing().ledger().outstanding() != 0) {
             left.add("request ledger " + gateway.routing().ledger().outstanding());

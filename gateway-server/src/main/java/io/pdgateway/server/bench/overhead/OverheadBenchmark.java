@@ -1,9 +1,9 @@
 package io.pdgateway.server.bench.overhead;
 
 import io.pdgateway.core.spec.SpecLabels;
-import io.pdgateway.server.demo.ClusterShape;
-import io.pdgateway.server.demo.PodManifest;
-import io.pdgateway.server.demo.SimCluster;
+import io.pdgateway.sim.cluster.LoopbackClusterShape;
+import io.pdgateway.sim.cluster.PodManifest;
+import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.server.load.Endpoint;
 import io.pdgateway.server.load.LoadRunner;
 import io.pdgateway.server.load.ProgressLine;
@@ -75,11 +75,11 @@ public final class OverheadBenchmark {
         List<AutoCloseable> closing = new ArrayList<>();
         try {
             SimPod sim = SimPod.start(pods, SimConfig.builder().role(SimRole.COMBINED).host(SIM_HOST)
-                    .modelName(SimCluster.MODEL).timeScale(INSTANT_TIME_SCALE).seed(1).build()).await();
+                    .modelName(LoopbackCluster.MODEL).timeScale(INSTANT_TIME_SCALE).seed(1).build()).await();
             Path podFile = dir.resolve("pods.yaml");
             PodManifest.write(podFile, List.of(new PodManifest.Entry("default", "engine-0", Map.of(
-                    SpecLabels.MODEL_NAME, SimCluster.MODEL, SpecLabels.PORT, Integer.toString(sim.port())),
-                    Map.of(SpecLabels.CONFIG, ClusterShape.COMBINED), SIM_HOST, true)));
+                    SpecLabels.MODEL_NAME, LoopbackCluster.MODEL, SpecLabels.PORT, Integer.toString(sim.port())),
+                    Map.of(SpecLabels.CONFIG, LoopbackClusterShape.COMBINED), SIM_HOST, true)));
             Map<String, Endpoint> targets = new LinkedHashMap<>();
             targets.put(DIRECT, Endpoint.local(SIM_HOST, sim.port()));
             out.println("starting a pd-gateway process (ROUTING_ALGORITHM=random over one pod)...");
@@ -99,7 +99,7 @@ public final class OverheadBenchmark {
                     + "no reference proxy measured"));
             Map<String, StreamingChatClient> chat = new LinkedHashMap<>();
             targets.forEach((name, endpoint) -> chat.put(name, StreamingChatClient.open(clients, endpoint,
-                    SimCluster.MODEL, Map.of())));
+                    LoopbackCluster.MODEL, Map.of())));
             List<SizeResult> results = new ArrayList<>();
             for (int tokens : settings.promptTokens()) {
                 results.add(measureSize(tokens, chat));

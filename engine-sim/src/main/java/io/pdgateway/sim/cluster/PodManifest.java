@@ -1,4 +1,4 @@
-package io.pdgateway.server.demo;
+package io.pdgateway.sim.cluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

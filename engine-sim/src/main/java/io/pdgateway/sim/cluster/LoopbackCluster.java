@@ -1,4 +1,4 @@
-package io.pdgateway.server.demo;
+package io.pdgateway.sim.cluster;
 
 import io.pdgateway.core.spec.SpecLabels;
 import io.pdgateway.sim.SimConfig;
@@ -14,10 +14,11 @@ import java.util.Map;
 
 /**
  * A simulated cluster of vLLM pods on loopback, in the shape given, and the pod file that lists them. Each pod
- * listens on its own loopback address, so a request sent to the wrong pod fails visibly. Used by {@code demo} and
- * by {@code bench compare}, which starts a fresh one for every policy so no run inherits another's caches.
+ * listens on its own loopback address, so a request sent to the wrong pod fails visibly. Used by {@code demo}, by
+ * {@code bench compare}, which starts a fresh one for every policy so no run inherits another's caches, and by
+ * routing-sim's loopback validation. Not routing-sim's virtual {@code cluster.SimCluster}: these pods are real servers.
  */
-public final class SimCluster {
+public final class LoopbackCluster {
     public static final String MODEL = "my-model";
     /** Pods take 127.0.0.2, 127.0.0.3, ... (up to 253 pods): 127.0.0.1 stays free for the gateway and the client. */
     static final int FIRST_HOST = 2;
@@ -28,13 +29,13 @@ public final class SimCluster {
     private final List<SimPod> sims;
     private final List<PodManifest.Entry> entries;
 
-    private SimCluster(List<SimPod> sims, List<PodManifest.Entry> entries) {
+    private LoopbackCluster(List<SimPod> sims, List<PodManifest.Entry> entries) {
         this.sims = sims;
         this.entries = entries;
     }
 
     /** Starts every pod (one after another, each on the next loopback address) and writes the pod file. */
-    public static Future<SimCluster> start(Vertx vertx, ClusterShape shape, Path podFile) {
+    public static Future<LoopbackCluster> start(Vertx vertx, LoopbackClusterShape shape, Path podFile) {
         List<Layout> layout = layout(shape);
         if (FIRST_HOST + layout.size() > MAX_HOST) {
             return Future.failedFuture(new IllegalArgumentException("at most " + (MAX_HOST - FIRST_HOST) + " pods"));
@@ -56,7 +57,7 @@ public final class SimCluster {
         }
         return chain.map(v -> {
             PodManifest.write(podFile, entries);
-            return new SimCluster(sims, entries);
+            return new LoopbackCluster(sims, entries);
         }).recover(err -> {
             // A pod that did not start leaves the others running: stop them before reporting the failure.
             List<Future<Void>> closing = new ArrayList<>();
@@ -65,7 +66,7 @@ public final class SimCluster {
         });
     }
 
-    private static List<Layout> layout(ClusterShape shape) {
+    private static List<Layout> layout(LoopbackClusterShape shape) {
         List<Layout> layout = new ArrayList<>();
         for (int r = 0; r < shape.rolesets(); r++) {
             for (int i = 0; i < shape.prefillPerRoleset(); i++) {
@@ -86,7 +87,7 @@ public final class SimCluster {
         return prefix + roleset + (perRoleset > 1 ? "-" + index : "");
     }
 
-    private static PodManifest.Entry entry(Layout layout, SimPod pod, ClusterShape shape) {
+    private static PodManifest.Entry entry(Layout layout, SimPod pod, LoopbackClusterShape shape) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(SpecLabels.MODEL_NAME, MODEL);
         labels.put(SpecLabels.PORT, Integer.toString(pod.port()));

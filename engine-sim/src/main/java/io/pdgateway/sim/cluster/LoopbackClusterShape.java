@@ -1,4 +1,4 @@
-package io.pdgateway.server.demo;
+package io.pdgateway.sim.cluster;
 
 import io.pdgateway.sim.TimingProfile;
 
@@ -15,7 +15,7 @@ import io.pdgateway.sim.TimingProfile;
  * @param timing          the simulated engine's timing model (the same for every pod)
  * @param timeScale       wall time per unit of modelled time (1.0 = a real H100's speed)
  */
-public record ClusterShape(int rolesets, int prefillPerRoleset, int decodePerRoleset, int standardPods, String pdConfig, String standardConfig, TimingProfile timing,
+public record LoopbackClusterShape(int rolesets, int prefillPerRoleset, int decodePerRoleset, int standardPods, String pdConfig, String standardConfig, TimingProfile timing,
         double timeScale) {
     /** The spec's "Complete Example": PD pods take 0–2048-token prompts, standard pods 2048 and up. */
     public static final int DEMO_PD_BUCKET_MAX = 2048;
@@ -23,7 +23,7 @@ public record ClusterShape(int rolesets, int prefillPerRoleset, int decodePerRol
     /** A standard pod in the spec's sense: {@code combined: true}, any prompt length. */
     public static final String COMBINED = "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}";
 
-    public ClusterShape {
+    public LoopbackClusterShape {
         if (rolesets < 0 || standardPods < 0 || rolesets + standardPods == 0) {
             throw new IllegalArgumentException("a cluster needs at least one roleset or standard pod");
         }
@@ -33,12 +33,12 @@ public record ClusterShape(int rolesets, int prefillPerRoleset, int decodePerRol
     }
 
     /** The demo's cluster: two rolesets for prompts up to 2048 tokens, one standard pod for longer prompts. */
-    public static ClusterShape demo(double timeScale) {
+    public static LoopbackClusterShape demo(double timeScale) {
         String pd = "{\"profiles\":{\"default\":{\"routingStrategy\":\"pd\",\"routingConfig\":"
                 + "{\"promptLenBucketMinLength\":0,\"promptLenBucketMaxLength\":" + DEMO_PD_BUCKET_MAX + "}}}}";
         String standard = "{\"profiles\":{\"default\":{\"routingStrategy\":\"pd\",\"routingConfig\":"
                 + "{\"combined\":true,\"promptLenBucketMinLength\":" + DEMO_PD_BUCKET_MAX + "}}}}";
-        return new ClusterShape(2, 1, 1, 1, pd, standard, TimingProfile.llama3_8b_h100(), timeScale);
+        return new LoopbackClusterShape(2, 1, 1, 1, pd, standard, TimingProfile.llama3_8b_h100(), timeScale);
     }
 
     public int pods() {

@@ -1,4 +1,4 @@
-package io.pdgateway.server.cli;
+package io.pdgateway.sim;
 
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.SimConfig;
