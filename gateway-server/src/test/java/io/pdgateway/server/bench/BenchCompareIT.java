@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.pdgateway.server.Main;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,7 @@ class BenchCompareIT {
         Path json = dir.resolve("compare.json");
         Path html = dir.resolve("compare.html");
 
-        int status = new CommandLine(new Main()).execute("bench", "compare", "--setups", "standard/random,pd/token_load",
+        int status = new CommandLine(new BenchCommand()).execute("compare", "--setups", "standard/random,pd/token_load",
                 "--synthetic", "--rate", "20", "--duration", "2", "--requests", Integer.toString(REQUESTS),
                 "--prompt-tokens", "64..512", "--output-tokens", "8", "--shared-prefix-tokens", "32",
                 "--standard-pods", "2", "--rolesets", "1", "--prefill-per-roleset", "2", "--time-scale", "0.01",

@@ -2,6 +2,7 @@ package io.pdgateway.server.bench.overhead;
 
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.core.spec.SpecStrategies;
+import io.pdgateway.server.cli.ServeCommand;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ final class GatewayChild implements AutoCloseable {
         if (opts != null && !opts.isBlank()) {
             command.addAll(List.of(opts.trim().split("\\s+")));
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.pdgateway.server.Main", "serve",
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
                 "--pods", podFile.toString(), "--host", "127.0.0.1", "--port", "0", "--drain-grace-seconds", "1"));
         ChildProcess process = ChildProcess.start("pd-gateway", command,
                 Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.RANDOM));

@@ -1,7 +1,6 @@
-package io.pdgateway.server;
+package io.pdgateway.launcher;
 
 import io.pdgateway.server.bench.BenchCommand;
-import io.pdgateway.server.cli.DemoCommand;
 import io.pdgateway.server.cli.ServeCommand;
 import io.pdgateway.sim.SimCommand;
 import picocli.CommandLine;

@@ -1,9 +1,8 @@
-package io.pdgateway.server.cli;
+package io.pdgateway.launcher;
 
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.demo.RouteSummary;
 import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.server.load.Endpoint;

@@ -1,4 +1,4 @@
-package io.pdgateway.server.demo;
+package io.pdgateway.launcher;
 
 import io.pdgateway.workload.run.RequestResult;
 import io.pdgateway.workload.run.RunRecorder;
