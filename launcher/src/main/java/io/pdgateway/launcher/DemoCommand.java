@@ -1,14 +1,14 @@
 package io.pdgateway.launcher;
 
+import io.pdgateway.bench.load.Endpoint;
+import io.pdgateway.bench.load.LoadRunner;
+import io.pdgateway.bench.load.ProgressLine;
+import io.pdgateway.bench.load.StreamingChatClient;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.server.GatewayServer;
 import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import io.pdgateway.sim.cluster.LoopbackCluster;
-import io.pdgateway.server.load.Endpoint;
-import io.pdgateway.server.load.LoadRunner;
-import io.pdgateway.server.load.ProgressLine;
-import io.pdgateway.server.load.StreamingChatClient;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.workload.LoadRequest;
 import io.pdgateway.workload.LoadSchedule;
