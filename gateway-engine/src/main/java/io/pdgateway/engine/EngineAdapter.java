@@ -1,36 +1,31 @@
 package io.pdgateway.engine;
 
-import io.pdgateway.engine.trtllm.TrtServerInfo;
-
 /**
- * Everything engine-specific about a PD request, as pure transforms: how the legs are scheduled, what each leg's body
- * is, what the decode leg needs from the prefill's answer, and how a pod is asked to drop a request. One
- * implementation per engine; implementations are thread-safe (one instance serves every event loop).
+ * Everything engine-specific about a PD request, as pure transforms: which metrics the engine exports and where, what
+ * a client body must look like, how the legs are scheduled, what each leg's body is, what the decode leg needs from the
+ * prefill's answer, and how a pod is asked to drop a request. One implementation per engine; implementations are
+ * thread-safe (one instance serves every event loop).
  */
 public interface EngineAdapter {
     /** The model.aibrix.ai/engine label value. */
     String engine();
 
-    /** Path of the engine's Prometheus endpoint. */
-    String metricsPath();
+    /** The engine's Prometheus endpoint and the names of the signals routing reads from it. */
+    EngineMetricNames metrics();
 
     /**
-     * Rejects, before any pod is selected, a client body this engine's PD protocol cannot carry (SGLang: invalid JSON,
-     * a non-object, a controlled top-level key given twice). The message becomes the client's 400.
+     * Checks, before any pod is selected, that this engine's PD protocol can carry the client's body (SGLang: a JSON
+     * object with each controlled top-level key at most once), and returns what the plan needs of it, parsed once
+     * (handed back in {@link LegRequest#admitted()}), or null when the plan needs nothing more. A refusal's message
+     * becomes the client's 400.
      */
-    default void validate(byte[] body) throws EngineProtocolException {}
-
-    /**
-     * Path of the metadata the plan needs from the prefill pod before either leg is sent (TensorRT-LLM
-     * generation_first: the CTX worker's /server_info), or null when the plan needs none.
-     */
-    default String serverInfoPath() {
+    default Object admit(byte[] body) throws EngineProtocolException {
         return null;
     }
 
-    /** Reads the document at {@link #serverInfoPath()}; the message of a failure says what is missing. */
-    default TrtServerInfo parseServerInfo(byte[] body) throws EngineProtocolException {
-        throw new EngineProtocolException(engine() + " reads no server info");
+    /** What the plan needs from the prefill pod before either leg is sent, or null when it needs nothing. */
+    default PodPrerequisite prerequisite() {
+        return null;
     }
 
     /** The legs of one request: schedule, prefill body, the decode body when it does not wait for the prefill. */

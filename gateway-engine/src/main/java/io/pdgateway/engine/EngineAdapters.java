@@ -1,6 +1,7 @@
 package io.pdgateway.engine;
 
-import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.config.EngineSettings;
+import io.pdgateway.core.config.TrtScheduleStyle;
 import io.pdgateway.engine.sglang.SglangAdapter;
 import io.pdgateway.engine.trtllm.TrtRequestIds;
 import io.pdgateway.engine.trtllm.TrtllmAdapter;
@@ -24,8 +25,8 @@ public final class EngineAdapters {
      *     production passes a generator seeded from a secure source
      * @param clock the time in TensorRT-LLM's Snowflake ids
      */
-    public static EngineAdapters create(GatewaySettings settings, RandomGenerator rooms, InstantSource clock) {
-        boolean generationFirst = GatewaySettings.GENERATION_FIRST.equals(settings.trtScheduleStyle());
+    public static EngineAdapters create(EngineSettings settings, RandomGenerator rooms, InstantSource clock) {
+        boolean generationFirst = settings.trtScheduleStyle() == TrtScheduleStyle.GENERATION_FIRST;
         return new EngineAdapters(Map.of(
                 VllmAdapter.ENGINE, new VllmAdapter(),
                 SglangAdapter.ENGINE, new SglangAdapter(rooms),
@@ -38,8 +39,12 @@ public final class EngineAdapters {
         return engine == null ? null : adapters.get(engine);
     }
 
-    /** Default metrics path for an engine; TensorRT-LLM serves Prometheus under /prometheus/metrics (reference §4). */
-    public static String metricsPath(String engine) {
-        return TrtllmAdapter.ENGINE.equals(engine) ? TrtllmAdapter.METRICS_PATH : "/metrics";
+    /**
+     * The metric names of the pod's engine; a pod labelled with an engine this build does not know is scraped as vLLM
+     * (the spec's default engine), so its metrics still count.
+     */
+    public EngineMetricNames metricsOf(String engine) {
+        EngineAdapter adapter = forEngine(engine);
+        return adapter == null ? EngineMetricNames.VLLM : adapter.metrics();
     }
 }

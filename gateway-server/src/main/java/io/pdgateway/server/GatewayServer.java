@@ -3,7 +3,8 @@ package io.pdgateway.server;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
-import io.pdgateway.server.exchange.ServerInfoCache;
+import io.pdgateway.core.session.RoutingSession;
+import io.pdgateway.server.exchange.PrerequisiteCache;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.ApiKeys;
 import io.pdgateway.server.front.OpenAiFront;
@@ -39,12 +40,8 @@ public final class GatewayServer {
     static final int MAX_CONNECTIONS_PER_POD = 1024;
     /** A pod that does not accept a TCP connection within this time is treated as unreachable. */
     static final int CONNECT_TIMEOUT_MS = 5_000;
-    /** Drain-rate snapshots and prefix-index expiry run once a second (reference §4, §7). */
-    static final long UPKEEP_INTERVAL_MS = 1_000;
-    /** Spec, token_load: the janitor runs once a minute. */
-    static final long JANITOR_INTERVAL_MS = 60_000;
-    /** Adaptive bucket plans follow the traffic within seconds; replanning more often would only chase noise. */
-    static final long REPLAN_INTERVAL_MS = 5_000;
+    /** The routing session's upkeep (drain rates, prefix expiry, janitor, replanning, departed pods) ticks this often. */
+    static final long UPKEEP_INTERVAL_MS = RoutingSession.TICK_NANOS / 1_000_000;
 
     private final Vertx vertx;
     private final PodSource pods;
@@ -54,8 +51,7 @@ public final class GatewayServer {
     private final EngineMetricsScraper scraper;
     private HttpServer server;
     private long upkeepTimer = -1;
-    private long janitorTimer = -1;
-    private long replanTimer = -1;
+    private final EngineAdapters engines;
     private final BucketPlanGauges bucketGauges;
     private final TokenLoadGauges tokenGauges;
     private final SharedLedgerSync sharedLedger;
@@ -65,16 +61,18 @@ public final class GatewayServer {
         this.vertx = vertx;
         this.pods = pods;
         this.metrics = new GatewayMetrics();
+        this.engines = EngineAdapters.create(settings.engines(), roomGenerator(), InstantSource.system());
         MetricsStore store = new MetricsStore(EngineMetricsScraper.STALE_AFTER_NANOS, System::nanoTime);
-        this.scraper = new EngineMetricsScraper(vertx, pods, store, settings.metricRefreshIntervalMs(),
+        this.scraper = new EngineMetricsScraper(vertx, pods, engines, store, settings.scrape().refreshIntervalMs(),
                 metrics::scrapeFailed);
-        this.routing = new RoutingService(pods, settings, store, seed);
-        this.tokenGauges = new TokenLoadGauges(metrics.registry(), routing.tokens());
+        this.routing = new RoutingService(pods, settings.routing(), store, seed);
+        RoutingSession session = routing.session();
+        this.tokenGauges = new TokenLoadGauges(metrics.registry(), session.tokens());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
-        if (settings.redisHost() != null) {
-            this.sharedLedger = new SharedLedgerSync(vertx, settings.redisHost(), settings.redisPort(),
-                    settings.redisPassword(), routing.ledger(), routing.tokens(), settings.tokenLoadSharedLedger());
-            routing.shareWith(sharedLedger::remote);
+        if (settings.redis().configured()) {
+            this.sharedLedger = new SharedLedgerSync(vertx, settings.redis().host(), settings.redis().port(),
+                    settings.redis().password(), session.requests(), session.tokens(), settings.redis().sharedLedger());
+            session.shareWith(sharedLedger::remote);
             Gauge.builder("pd_gateway_redis_degraded", sharedLedger, s -> s.degraded() ? 1 : 0)
                     .description("1 while Redis is unreachable and this replica routes on its own view only")
                     .register(metrics.registry());
@@ -97,9 +95,8 @@ public final class GatewayServer {
         }
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
-        Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics,
-                EngineAdapters.create(settings, roomGenerator(), InstantSource.system()),
-                new ServerInfoCache(vertx, gateway.client, InstantSource.system()));
+        Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics, gateway.engines,
+                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()));
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
                 .requestHandler(front)
@@ -110,20 +107,14 @@ public final class GatewayServer {
                     if (gateway.sharedLedger != null) {
                         gateway.sharedLedger.start();
                     }
-                    gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> {
-                        gateway.routing.tick();
-                        gateway.tokenGauges.sync();
-                    });
-                    gateway.replanTimer = vertx.setPeriodic(REPLAN_INTERVAL_MS, id -> vertx.executeBlocking(
-                            gateway.routing::replanBuckets, false).onSuccess(plan -> {
-                                if (plan != null) {
-                                    gateway.bucketGauges.show(plan);
+                    // Off the event loop: replanning buckets and sweeping thousands of pods take milliseconds.
+                    gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> vertx.executeBlocking(
+                            gateway.routing.session()::tick, false).onSuccess(upkeep -> {
+                                gateway.tokenGauges.sync();
+                                if (upkeep.newPlan() != null) {
+                                    gateway.bucketGauges.show(upkeep.newPlan());
                                 }
                             }));
-                    gateway.janitorTimer = vertx.setPeriodic(JANITOR_INTERVAL_MS, id -> {
-                        gateway.routing.janitor();
-                        gateway.tokenGauges.sync();
-                    });
                     return gateway;
                 });
     }
@@ -177,8 +168,6 @@ public final class GatewayServer {
 
     public Future<Void> close() {
         vertx.cancelTimer(upkeepTimer);
-        vertx.cancelTimer(janitorTimer);
-        vertx.cancelTimer(replanTimer);
         scraper.close();
         if (sharedLedger != null) {
             sharedLedger.close();

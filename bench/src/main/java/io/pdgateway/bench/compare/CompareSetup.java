@@ -1,7 +1,9 @@
 package io.pdgateway.bench.compare;
 
 import io.pdgateway.core.spec.SpecEnv;
-import io.pdgateway.core.spec.SpecPolicies;
+import io.pdgateway.core.routing.DecodePolicy;
+import io.pdgateway.core.routing.PrefillPolicy;
+import io.pdgateway.core.routing.Strategy;
 import io.pdgateway.core.spec.SpecStrategies;
 import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import java.util.LinkedHashMap;
@@ -47,9 +49,9 @@ public record CompareSetup(String name, LoopbackClusterShape shape, Map<String, 
         Map<String, String> env = new LinkedHashMap<>();
         switch (cluster) {
             case STANDARD -> {
-                if (policy.equals(SpecStrategies.PD) || !SpecStrategies.isSupported(policy)) {
+                if (Strategy.named(policy).map(Strategy::isPd).orElse(true)) {
                     throw new IllegalArgumentException("'" + name + "': a standard cluster takes a non-PD strategy, one of "
-                            + SpecStrategies.SUPPORTED.stream().filter(s -> !s.equals(SpecStrategies.PD)).toList());
+                            + Strategy.specNames().stream().filter(s -> !Strategy.PD.specName().equals(s)).toList());
                 }
                 env.put(SpecEnv.ROUTING_ALGORITHM, policy);
                 return new CompareSetup(text, new LoopbackClusterShape(0, 1, 1, sizes.standardPods(), null,
@@ -57,11 +59,13 @@ public record CompareSetup(String name, LoopbackClusterShape shape, Map<String, 
             }
             case PD, PD_PLUS_STANDARD -> {
                 String[] parts = policy.split(":", 2);
-                if (!SpecPolicies.PREFILL.contains(parts[0])) {
-                    throw new IllegalArgumentException("'" + name + "': unknown prefill policy, one of " + SpecPolicies.PREFILL);
+                if (PrefillPolicy.named(parts[0]).isEmpty()) {
+                    throw new IllegalArgumentException("'" + name + "': unknown prefill policy, one of "
+                            + PrefillPolicy.specNames());
                 }
-                if (parts.length == 2 && !SpecPolicies.DECODE.contains(parts[1])) {
-                    throw new IllegalArgumentException("'" + name + "': unknown decode policy, one of " + SpecPolicies.DECODE);
+                if (parts.length == 2 && DecodePolicy.named(parts[1]).isEmpty()) {
+                    throw new IllegalArgumentException("'" + name + "': unknown decode policy, one of "
+                            + DecodePolicy.specNames());
                 }
                 env.put(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD);
                 env.put(SpecEnv.PREFILL_SCORE_POLICY, parts[0]);

@@ -143,11 +143,11 @@ public final class PolicyComparison {
 
     private static String leftovers(GatewayServer gateway, LoopbackCluster cluster) {
         List<String> left = new ArrayList<>();
-        if (gateway.routing().ledger().outstanding() != 0) {
-            left.add("request ledger " + gateway.routing().ledger().outstanding());
+        if (gateway.routing().session().requests().outstanding() != 0) {
+            left.add("request ledger " + gateway.routing().session().requests().outstanding());
         }
-        if (gateway.routing().tokens().outstandingTokens() != 0) {
-            left.add("token ledger " + gateway.routing().tokens().outstandingTokens());
+        if (gateway.routing().session().tokens().outstandingTokens() != 0) {
+            left.add("token ledger " + gateway.routing().session().tokens().outstandingTokens());
         }
         if (gateway.metrics().inFlight() != 0) {
             left.add("gateway in flight " + gateway.metrics().inFlight());

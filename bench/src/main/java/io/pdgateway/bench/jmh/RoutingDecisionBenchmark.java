@@ -1,22 +1,16 @@
 package io.pdgateway.bench.jmh;
 
 import io.pdgateway.core.config.GatewaySettings;
-import io.pdgateway.core.config.PdKnobs;
-import io.pdgateway.core.ledger.RequestLedger;
-import io.pdgateway.core.ledger.TokenLedger;
-import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.PodRole;
-import io.pdgateway.core.model.RoutingConfig;
 import io.pdgateway.core.prefix.PrefixHasher;
-import io.pdgateway.core.prefix.PrefixIndex;
-import io.pdgateway.core.routing.ClusterLoad;
-import io.pdgateway.core.routing.PdCascade;
-import io.pdgateway.core.routing.RouteDecision;
-import io.pdgateway.core.routing.RouteRequest;
-import io.pdgateway.core.routing.Router;
-import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.session.Admission;
+import io.pdgateway.core.session.PromptFeatures;
+import io.pdgateway.core.session.Routed;
+import io.pdgateway.core.session.RoutingSession;
+import io.pdgateway.core.session.SessionClock;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,9 +31,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One pd routing decision (the whole cascade, steps 0-5) over a model of N pods in N/2 rolesets, with live-looking
- * load: random in-flight counts, running counts and engine metrics, and a prefix index holding earlier prompts.
- * The request is a 1000-token prompt (4000 characters, 1000 prefix blocks).
+ * One pd routing decision as the server makes it: through the {@link RoutingSession} (the whole cascade, steps 0-5,
+ * the charge under the model's lock, the prefix-index warm-up) and the release of its lease, over a model of N pods in
+ * N/2 rolesets with live-looking load: requests in flight on random pods, random engine metrics, and a prefix index
+ * holding earlier prompts. The request is a 1000-token prompt (4000 characters, 1000 prefix blocks).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,12 +49,9 @@ public class RoutingDecisionBenchmark {
     @Param({"prefix_cache/load_balancing", "least_request/least_request", "conductor/conductor"})
     String policies;
 
-    private Router router;
-    private ModelPods model;
-    private RouteRequest request;
-    private ClusterLoad load;
-    private PrefixIndex index;
-    private SplittableRandom random;
+    private RoutingSession session;
+    private Admission admission;
+    private PromptFeatures features;
 
     @Setup
     public void setUp() {
@@ -69,33 +61,25 @@ public class RoutingDecisionBenchmark {
             list.add(pod("p" + i, PodRole.PREFILL, "rs" + i, i));
             list.add(pod("d" + i, PodRole.DECODE, "rs" + i, i));
         }
-        model = ModelPods.of("m", list);
-        RequestLedger ledger = new RequestLedger();
+        ClusterSnapshot snapshot = ClusterSnapshot.of(list);
         Map<String, PodMetrics> metrics = new HashMap<>();
         for (Pod pod : list) {
-            int charges = seed.nextInt(4);
-            for (int c = 0; c < charges; c++) {
-                Pod decode = pod.role() == PodRole.PREFILL ? list.get(list.indexOf(pod) + 1) : pod;
-                ledger.charge(pod.role() == PodRole.PREFILL
-                        ? RouteDecision.pair(pod, decode, "bench", "bench", Map.of())
-                        : RouteDecision.single(pod, io.pdgateway.core.routing.Verdict.SINGLE_POD_SELECTED, "bench",
-                                "bench", "bench"));
-            }
             metrics.put(pod.id(), new PodMetrics(seed.nextInt(5), Double.NaN, Double.NaN, seed.nextDouble(),
                     seed.nextDouble(2000), 20 + seed.nextDouble(20), 0));
         }
-        load = new ClusterLoad(ledger, new TokenLedger(), pod -> metrics.get(pod.id()), 0);
-        index = new PrefixIndex(PrefixIndex.DEFAULT_CAPACITY_BLOCKS, Long.MAX_VALUE);
-        String prompt = "word ".repeat(800);
-        for (int i = 0; i < Math.min(pods / 2, 64); i++) {
-            index.add(hash("system prompt " + i + " " + prompt), "default/p" + i, 0);
-        }
         String[] parts = policies.split("/");
-        PdKnobs knobs = GatewaySettings.defaults().pd().overriddenBy(new RoutingConfig(0, 0, false, null, null,
-                Map.of("prefillScorePolicy", parts[0], "decodeScorePolicy", parts[1]))).knobs();
-        request = new RouteRequest("m", "bench", 1000, "pd", null, knobs, hash("system prompt 3 " + prompt), null);
-        router = new Router(new PdCascade(false));
-        random = new SplittableRandom(7);
+        GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
+                "AIBRIX_PREFILL_SCORE_POLICY", parts[0], "AIBRIX_DECODE_SCORE_POLICY", parts[1]));
+        session = RoutingSession.create(settings.routing(), () -> snapshot, pod -> metrics.get(pod.id()),
+                SessionClock.SYSTEM, 7, warning -> { });
+        admission = session.admit("m", null, null);
+        String prompt = "word ".repeat(800);
+        // Earlier traffic: requests still in flight (their leases never released) and prefixes in the index.
+        for (int i = 0; i < pods; i++) {
+            PromptFeatures earlier = new PromptFeatures(1000, hash("system prompt " + (i % 64) + " " + prompt), 1200);
+            session.route(admission, earlier, "warm-" + i, null);
+        }
+        features = new PromptFeatures(1000, hash("system prompt 3 " + prompt), 1200);
     }
 
     private static long[] hash(String text) {
@@ -108,7 +92,9 @@ public class RoutingDecisionBenchmark {
     }
 
     @Benchmark
-    public RouteDecision route() {
-        return router.route(new RoutingContext(request, load, index, random, 1), model);
+    public Routed route() {
+        Routed routed = session.route(admission, features, "bench", null);
+        routed.lease().release();
+        return routed;
     }
 }

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads typed settings from an environment map. A value that does not parse keeps the default and records a
- * warning the caller logs, so a typo never stops routing; settings that must stop start-up are checked by the caller.
+ * Reads knobs from an environment map. A value that breaks its knob's rule keeps the default and records a warning
+ * the caller logs, so a typo never stops routing; a fatal knob's bad value stops start-up with a clear message.
  */
-public final class EnvReader {
+public final class EnvReader implements KnobSource {
     private final Map<String, String> env;
     private final List<String> warnings = new ArrayList<>();
 
@@ -20,87 +20,22 @@ public final class EnvReader {
         return List.copyOf(warnings);
     }
 
-    /** Records a warning found by a caller's own validation. */
-    public void warn(String warning) {
-        warnings.add(warning);
-    }
-
-    /** A number within [min, max]; anything else keeps the default. */
-    public double inRange(String name, double fallback, double min, double max) {
-        String value = string(name, null);
-        if (value == null) {
-            return fallback;
+    @Override
+    public <T> T get(Knob<T> knob) {
+        String text = env.get(knob.env());
+        if (text == null || text.isBlank()) {
+            return knob.fallback();
         }
-        try {
-            double parsed = Double.parseDouble(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through to the warning
+        text = text.trim();
+        T value = knob.rule().fromText(text);
+        if (value != null) {
+            return value;
         }
-        warnings.add(name + "=" + value + " must be within " + min + ".." + max + "; using " + fallback);
-        return fallback;
-    }
-
-    /** An integer; anything else keeps the default. */
-    public long integer(String name, long fallback) {
-        String value = string(name, null);
-        if (value == null) {
-            return fallback;
+        String problem = knob.env() + "=" + text + " " + knob.rule().requirement();
+        if (knob.fatal()) {
+            throw new IllegalArgumentException(problem);
         }
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            warnings.add(name + "=" + value + " is not an integer; using " + fallback);
-            return fallback;
-        }
-    }
-
-    public String string(String name, String fallback) {
-        String value = env.get(name);
-        return value == null || value.isBlank() ? fallback : value.trim();
-    }
-
-    public boolean bool(String name, boolean fallback) {
-        String value = string(name, null);
-        if (value == null) {
-            return fallback;
-        }
-        if (value.equalsIgnoreCase("true") || value.equals("1")) {
-            return true;
-        }
-        if (value.equalsIgnoreCase("false") || value.equals("0")) {
-            return false;
-        }
-        warnings.add(name + "=" + value + " is not a boolean; using " + fallback);
-        return fallback;
-    }
-
-    /** A positive number; anything else keeps the default (upstream's env loader does the same). */
-    public double positive(String name, double fallback) {
-        return number(name, fallback, false, "must be a positive number");
-    }
-
-    /** A number >= 0 where 0 means "disabled" (the watchdog timeouts); anything else keeps the default. */
-    public double nonNegative(String name, double fallback) {
-        return number(name, fallback, true, "must be a number >= 0");
-    }
-
-    private double number(String name, double fallback, boolean zeroAllowed, String requirement) {
-        String value = string(name, null);
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            double parsed = Double.parseDouble(value);
-            if (Double.isFinite(parsed) && (parsed > 0 || zeroAllowed && parsed == 0)) {
-                return parsed;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through to the warning
-        }
-        warnings.add(name + "=" + value + " " + requirement + "; using " + fallback);
-        return fallback;
+        warnings.add(problem + "; using " + knob.fallback());
+        return knob.fallback();
     }
 }

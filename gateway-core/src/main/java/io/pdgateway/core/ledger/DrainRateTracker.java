@@ -1,16 +1,14 @@
 package io.pdgateway.core.ledger;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Completions per second per pod over about a minute (upstream's realtime_running_requests_drain_rate_1m), from the
- * gateway's own completion counts. Time is passed in, never read, so the tracker is deterministic under test.
+ * request ledger's completion counts. Time is passed in, never read, so the tracker is deterministic under test.
  */
 public final class DrainRateTracker {
     /** Reference §4: snapshots at least 5 s apart... */
@@ -22,13 +20,13 @@ public final class DrainRateTracker {
     /** ...and needs at least 10 s of history. */
     static final long MIN_HISTORY_NANOS = 10_000_000_000L;
 
-    private final Map<String, LongAdder> completions = new ConcurrentHashMap<>();
+    private final RequestLedger ledger;
     private final Deque<Snapshot> snapshots = new ArrayDeque<>();
 
     private record Snapshot(long nanos, Map<String, Long> counts) {}
 
-    public void completed(String podId) {
-        completions.computeIfAbsent(podId, k -> new LongAdder()).increment();
+    DrainRateTracker(RequestLedger ledger) {
+        this.ledger = ledger;
     }
 
     /** Takes a snapshot when the last one is old enough; call it every few seconds. */
@@ -37,9 +35,7 @@ public final class DrainRateTracker {
         if (last != null && nowNanos - last.nanos() < SNAPSHOT_EVERY_NANOS) {
             return;
         }
-        Map<String, Long> counts = new HashMap<>();
-        completions.forEach((id, adder) -> counts.put(id, adder.sum()));
-        snapshots.addLast(new Snapshot(nowNanos, counts));
+        snapshots.addLast(new Snapshot(nowNanos, ledger.completions()));
         while (!snapshots.isEmpty() && nowNanos - snapshots.peekFirst().nanos() > KEEP_NANOS) {
             snapshots.removeFirst();
         }
@@ -56,16 +52,17 @@ public final class DrainRateTracker {
             if (age < MIN_HISTORY_NANOS) {
                 return 0;
             }
-            LongAdder now = completions.get(podId);
-            long current = now == null ? 0 : now.sum();
+            // A pod without counters at the snapshot had completed nothing by then.
             long then = snapshot.counts().getOrDefault(podId, 0L);
-            return (current - then) / (age / 1e9);
+            return Math.max(0, ledger.completions(podId) - then) / (age / 1e9);
         }
         return 0;
     }
 
-    /** Forgets a pod (the janitor calls this for pods gone from discovery). */
-    public void forget(String podId) {
-        completions.remove(podId);
+    /** Forgets the history of pods that were dropped. */
+    synchronized void forget(Collection<String> dropped) {
+        for (Snapshot snapshot : snapshots) {
+            snapshot.counts().keySet().removeAll(dropped);
+        }
     }
 }

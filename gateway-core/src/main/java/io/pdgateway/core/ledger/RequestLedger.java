@@ -2,59 +2,53 @@ package io.pdgateway.core.ledger;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.RouteDecision;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The gateway-side request counters routing reads, keyed by namespace/name: in-flight prefill calls per prefill pod,
  * running requests per decode or single target pod, and of those the ones still waiting for their prefill
  * (upstream's PrefillRequestTracker, realtime_num_requests_running and PendingDecodeTracker). Charged right after
- * the decision under the selection lock; every release is idempotent and no counter goes below zero. Completions
- * feed the drain-rate tracker.
+ * the decision in the same critical section; every release is idempotent and no counter goes below zero. Completions
+ * feed the drain-rate tracker. A pod that leaves discovery is dropped with {@link #retainOnly}.
  */
 public final class RequestLedger {
-    private final Map<String, AtomicInteger> prefills = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> pending = new ConcurrentHashMap<>();
-    private final DrainRateTracker drain;
-
-    public RequestLedger(DrainRateTracker drain) {
-        this.drain = drain;
-    }
-
-    public RequestLedger() {
-        this(new DrainRateTracker());
-    }
+    private final Map<String, PodCounters> pods = new ConcurrentHashMap<>();
+    private final DrainRateTracker drain = new DrainRateTracker(this);
 
     public DrainRateTracker drain() {
         return drain;
     }
 
     public int inFlightPrefills(Pod pod) {
-        return read(prefills, pod.id());
+        PodCounters c = pods.get(pod.id());
+        return c == null ? 0 : c.prefills.get();
     }
 
     public int runningRequests(Pod pod) {
-        return read(running, pod.id());
+        PodCounters c = pods.get(pod.id());
+        return c == null ? 0 : c.running.get();
     }
 
     public int pendingDecodes(Pod pod) {
-        return read(pending, pod.id());
+        PodCounters c = pods.get(pod.id());
+        return c == null ? 0 : c.pending.get();
     }
 
-    /** True once a request was ever routed to the pod as a target (the counter exists, even at zero). */
+    /** True once a request was routed to the pod since it (re)appeared: its counters exist, even at zero. */
     public boolean hasRunningCounter(Pod pod) {
-        return running.containsKey(pod.id());
+        return pods.containsKey(pod.id());
     }
 
     /** This replica's running count per pod id, for publishing to the other replicas. */
     public Map<String, Integer> runningByPod() {
-        Map<String, Integer> out = new java.util.HashMap<>();
-        running.forEach((id, count) -> {
-            if (count.get() > 0) {
-                out.put(id, count.get());
+        Map<String, Integer> out = new HashMap<>();
+        pods.forEach((id, c) -> {
+            if (c.running.get() > 0) {
+                out.put(id, c.running.get());
             }
         });
         return out;
@@ -63,63 +57,87 @@ public final class RequestLedger {
     /** Sum of every counter: zero when nothing is in flight (the invariant tests check after every run). */
     public int outstanding() {
         int total = 0;
-        for (Map<String, AtomicInteger> counters : java.util.List.of(prefills, running, pending)) {
-            for (AtomicInteger v : counters.values()) {
-                total += v.get();
-            }
+        for (PodCounters c : pods.values()) {
+            total += c.outstanding();
         }
         return total;
     }
 
+    /** Pods with counters (for tests and the removal check). */
+    public Set<String> podIds() {
+        return Set.copyOf(pods.keySet());
+    }
+
+    /** Completions per pod id so far, for the drain-rate snapshots. */
+    Map<String, Long> completions() {
+        Map<String, Long> counts = new HashMap<>();
+        pods.forEach((id, c) -> counts.put(id, c.completions.sum()));
+        return counts;
+    }
+
+    long completions(String podId) {
+        PodCounters c = pods.get(podId);
+        return c == null ? 0 : c.completions.sum();
+    }
+
     public Charge charge(RouteDecision decision) {
+        PodCounters prefill = null;
+        PodCounters target = null;
         if (decision.prefill() != null) {
-            increment(prefills, decision.prefill().id());
-            increment(pending, decision.target().id());
+            prefill = counters(decision.prefill());
+            prefill.prefills.incrementAndGet();
         }
         if (decision.target() != null) {
-            increment(running, decision.target().id());
+            target = counters(decision.target());
+            if (prefill != null) {
+                target.pending.incrementAndGet();
+            }
+            target.running.incrementAndGet();
         }
-        return new Charge(decision);
+        return new Charge(prefill, target);
     }
 
-    private static void increment(Map<String, AtomicInteger> counters, String id) {
-        counters.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+    private PodCounters counters(Pod pod) {
+        return pods.compute(pod.id(), (id, c) -> c != null && c.address.equals(pod.address()) ? c
+                : new PodCounters(pod.address()));
     }
 
-    private static int read(Map<String, AtomicInteger> counters, String id) {
-        AtomicInteger v = counters.get(id);
-        return v == null ? 0 : v.get();
-    }
-
-    private static void decrement(Map<String, AtomicInteger> counters, String id) {
-        AtomicInteger v = counters.get(id);
-        if (v != null) {
-            v.getAndUpdate(n -> n > 0 ? n - 1 : 0);
+    /**
+     * Drops every pod not in {@code present} (id → address), and a pod whose address changed (re-created under its
+     * old name): its counters, and with them its drain history. Charges still held on them release into the void.
+     */
+    public void retainOnly(Map<String, String> present) {
+        java.util.List<String> dropped = new java.util.ArrayList<>();
+        pods.forEach((id, c) -> {
+            if (!c.address.equals(present.get(id)) && pods.remove(id, c)) {
+                dropped.add(id);
+            }
+        });
+        if (!dropped.isEmpty()) {
+            drain.forget(dropped);
         }
     }
 
     /** One request's charges. Release each part at most once, from whichever path ends it. */
-    public final class Charge {
-        private final RouteDecision decision;
+    public static final class Charge {
+        private final PodCounters prefill;
+        private final PodCounters target;
         private final AtomicBoolean prefillReleased = new AtomicBoolean();
         private final AtomicBoolean targetReleased = new AtomicBoolean();
 
-        private Charge(RouteDecision decision) {
-            this.decision = decision;
-            if (decision.prefill() == null) {
-                prefillReleased.set(true);
-            }
-            if (decision.target() == null) {
-                targetReleased.set(true);
-            }
+        private Charge(PodCounters prefill, PodCounters target) {
+            this.prefill = prefill;
+            this.target = target;
+            prefillReleased.set(prefill == null);
+            targetReleased.set(target == null);
         }
 
         /** The prefill call returned (or failed). */
         public void releasePrefill() {
             if (prefillReleased.compareAndSet(false, true)) {
-                decrement(prefills, decision.prefill().id());
-                decrement(pending, decision.target().id());
-                drain.completed(decision.prefill().id());
+                PodCounters.decrement(prefill.prefills);
+                PodCounters.decrement(target.pending);
+                prefill.completions.increment();
             }
         }
 
@@ -127,8 +145,8 @@ public final class RequestLedger {
         public void releaseAll() {
             releasePrefill();
             if (targetReleased.compareAndSet(false, true)) {
-                decrement(running, decision.target().id());
-                drain.completed(decision.target().id());
+                PodCounters.decrement(target.running);
+                target.completions.increment();
             }
         }
     }

@@ -15,7 +15,8 @@ public final class SessionTable {
     /** Spec: keys longer than 256 bytes are ignored. */
     public static final int MAX_KEY_BYTES = 256;
 
-    private record Entry(long promptTokens, long seenAtNanos) {}
+    /** @param ttlNanos the TTL of the profile that last wrote it: the janitor keeps the entry that long */
+    private record Entry(long promptTokens, long seenAtNanos, long ttlNanos) {}
 
     private final Map<String, Entry> sessions = new ConcurrentHashMap<>();
     private final int maxSessions;
@@ -35,7 +36,7 @@ public final class SessionTable {
         String id = model + '\u0000' + key;
         Entry previous = sessions.get(id);
         if (previous != null || sessions.size() < maxSessions) {
-            sessions.put(id, new Entry(promptTokens, nowNanos));
+            sessions.put(id, new Entry(promptTokens, nowNanos, ttlNanos));
         }
         if (previous == null || nowNanos - previous.seenAtNanos() > ttlNanos || previous.promptTokens() >= promptTokens) {
             return -1;
@@ -43,10 +44,11 @@ public final class SessionTable {
         return promptTokens - previous.promptTokens();
     }
 
-    /** Forgets sessions not seen within the TTL. */
-    public void expire(long ttlNanos, long nowNanos) {
+    /** Forgets sessions not seen within their own TTL (a profile's tokenLoadSessionTTLSeconds, or the environment's). */
+    public void expire(long nowNanos) {
         for (Iterator<Entry> it = sessions.values().iterator(); it.hasNext(); ) {
-            if (nowNanos - it.next().seenAtNanos() > ttlNanos) {
+            Entry entry = it.next();
+            if (nowNanos - entry.seenAtNanos() > entry.ttlNanos()) {
                 it.remove();
             }
         }

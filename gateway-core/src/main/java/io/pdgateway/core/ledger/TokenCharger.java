@@ -4,15 +4,14 @@ import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.prefix.PrefixIndex;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.routing.RouteRequest;
-import io.pdgateway.core.spec.SpecPolicies;
 import java.util.List;
 
 /**
  * The spec's token_load charge of one PD decision: request_cost + new_tokens to the prefill pod, the whole prompt to
  * the decode pod. new_tokens is the first rule that applies: the session's growth since its last prompt, the
- * prefix-unmatched part of the prompt (hybrid_cache_load only), or the whole prompt. Time is passed in, so the gateway
- * and the routing simulator charge exactly alike; call it in the same critical section as the decision, before the
- * prefix index is warmed with the chosen pod.
+ * prefix-unmatched part of the prompt (policies that charge it: hybrid_cache_load), or the whole prompt. Time is
+ * passed in; call it in the same critical section as the decision, before the prefix index is warmed with the chosen
+ * pod.
  */
 public final class TokenCharger {
     private final TokenLedger tokens;
@@ -32,7 +31,7 @@ public final class TokenCharger {
         PdKnobs knobs = request.knobs();
         long newTokens = sessions.delta(request.model(), request.sessionKey(), promptTokens,
                 (long) (knobs.tokenLoadSessionTtlSeconds() * 1e9), nowNanos);
-        if (newTokens < 0 && SpecPolicies.HYBRID_CACHE_LOAD.equals(knobs.prefillScorePolicy())) {
+        if (newTokens < 0 && knobs.prefillScorePolicy().chargesUnmatchedPrefix()) {
             int pct = prefixIndex.match(request.prefixHashes(), List.of(decision.prefill()))
                     .getOrDefault(decision.prefill().id(), 0);
             newTokens = Math.round(promptTokens * (1 - (pct < knobs.minMatchPct() ? 0 : pct) / 100.0));
@@ -40,7 +39,7 @@ public final class TokenCharger {
         if (newTokens < 0) {
             newTokens = promptTokens;
         }
-        return tokens.charge(decision.prefill().id(), Math.round(knobs.tokenLoadRequestCost()) + newTokens,
-                decision.target().id(), promptTokens, nowNanos);
+        return tokens.charge(decision.prefill(), Math.round(knobs.tokenLoadRequestCost()) + newTokens,
+                decision.target(), promptTokens, (long) (knobs.tokenLoadTtlSeconds() * 1e9), nowNanos);
     }
 }

@@ -1,5 +1,6 @@
 package io.pdgateway.core.ledger;
 
+import io.pdgateway.core.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,11 @@ import java.util.function.Consumer;
  * The token-weighted load the router has charged to each pod (spec, "Token Load Scoring Policy"), keyed by
  * namespace/name. Prefill pods carry active_tokens (prompts being computed) and kv_tokens (prompts whose KV is still
  * resident for a running decode); decode pods carry decode_tokens (whole prompts they hold) plus, for the output
- * growth estimate, how many requests they hold and the sum of their routing times. Charges are made under the
- * selection lock; releases are idempotent and no counter goes below zero. Time is passed in.
+ * growth estimate, how many requests they hold and the sum of their routing times. Charges are made in the same
+ * critical section as the selection; releases are idempotent and no counter goes below zero. Time is passed in.
+ *
+ * <p>A charge holds the counters it added to, so its release lands there even after the janitor or a discovery change
+ * dropped the pod; adding a charge and dropping an idle pod are atomic per pod, so neither loses the other.
  */
 public final class TokenLedger {
     /** Spec: the janitor forgets pods at zero load and untouched for a whole minute. */
@@ -26,7 +30,12 @@ public final class TokenLedger {
         final AtomicLong decode = new AtomicLong();
         final AtomicLong decodeRequests = new AtomicLong();
         final AtomicLong decodeRoutedAtSum = new AtomicLong();
+        final String address;
         volatile long touchedNanos;
+
+        PodTokens(String address) {
+            this.address = address;
+        }
 
         boolean idle() {
             return active.get() == 0 && kv.get() == 0 && decode.get() == 0 && decodeRequests.get() == 0;
@@ -36,12 +45,6 @@ public final class TokenLedger {
     private final Map<String, PodTokens> pods = new ConcurrentHashMap<>();
     private final Map<Long, Charge> outstanding = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
-
-    private PodTokens pod(String id, long now) {
-        PodTokens tokens = pods.computeIfAbsent(id, k -> new PodTokens());
-        tokens.touchedNanos = now;
-        return tokens;
-    }
 
     private static long read(Map<String, PodTokens> pods, String id, java.util.function.ToLongFunction<PodTokens> f) {
         PodTokens tokens = pods.get(id);
@@ -91,42 +94,82 @@ public final class TokenLedger {
     /**
      * Charges one PD request: {@code prefillCharge} (request_cost + new_tokens) to the prefill pod, active and kv,
      * and {@code promptTokens} to the decode pod.
+     *
+     * @param ttlNanos the request's AIBRIX_TOKEN_LOAD_TTL_SECONDS (its profile's, when it sets one): the janitor
+     *     force-releases the charge once it is older
      */
-    public Charge charge(String prefillId, long prefillCharge, String decodeId, long promptTokens, long nowNanos) {
-        PodTokens p = pod(prefillId, nowNanos);
-        p.active.addAndGet(prefillCharge);
-        p.kv.addAndGet(prefillCharge);
-        PodTokens d = pod(decodeId, nowNanos);
-        d.decode.addAndGet(promptTokens);
-        d.decodeRequests.incrementAndGet();
-        d.decodeRoutedAtSum.addAndGet(nowNanos);
-        Charge charge = new Charge(ids.incrementAndGet(), prefillId, prefillCharge, decodeId, promptTokens, nowNanos);
+    public Charge charge(Pod prefill, long prefillCharge, Pod decode, long promptTokens, long ttlNanos, long nowNanos) {
+        PodTokens p = pods.compute(prefill.id(), (id, t) -> {
+            PodTokens tokens = live(t, prefill);
+            tokens.active.addAndGet(prefillCharge);
+            tokens.kv.addAndGet(prefillCharge);
+            tokens.touchedNanos = nowNanos;
+            return tokens;
+        });
+        PodTokens d = pods.compute(decode.id(), (id, t) -> {
+            PodTokens tokens = live(t, decode);
+            tokens.decode.addAndGet(promptTokens);
+            tokens.decodeRequests.incrementAndGet();
+            tokens.decodeRoutedAtSum.addAndGet(nowNanos);
+            tokens.touchedNanos = nowNanos;
+            return tokens;
+        });
+        Charge charge = new Charge(ids.incrementAndGet(), prefill.id(), p, prefillCharge, decode.id(), d, promptTokens,
+                nowNanos, ttlNanos);
         outstanding.put(charge.id, charge);
         return charge;
     }
 
+    /** The pod's counters, fresh when it has none or they belong to an earlier pod of the same name. */
+    private static PodTokens live(PodTokens tokens, Pod pod) {
+        return tokens != null && tokens.address.equals(pod.address()) ? tokens : new PodTokens(pod.address());
+    }
+
+    /** What one janitor pass did: the pods it forgot and how many charges it had to force-release. */
+    public record Sweep(List<String> forgottenPods, int forcedReleases) {}
+
     /**
-     * The janitor, once a minute: force-releases charges older than the TTL (reporting each, since a leak means a
-     * lost release somewhere) and forgets pods idle for a minute. Returns the forgotten pod ids.
+     * The janitor, once a minute: force-releases charges older than their TTL (reporting each, since a leak means a
+     * lost release somewhere) and forgets pods idle for a minute.
      */
-    public List<String> sweep(long ttlNanos, long nowNanos, Consumer<String> warn) {
+    public Sweep sweep(long nowNanos, Consumer<String> warn) {
+        int forced = 0;
         for (Charge charge : outstanding.values()) {
-            if (nowNanos - charge.chargedAtNanos > ttlNanos) {
+            if (nowNanos - charge.chargedAtNanos > charge.ttlNanos && charge.releaseAll(nowNanos)) {
+                forced++;
                 warn.accept("token_load charge of " + charge.prefillCharge + " tokens on " + charge.prefillId + " / "
                         + charge.promptTokens + " on " + charge.decodeId + " outlived its TTL; force-released");
-                charge.releaseAll(nowNanos);
             }
         }
         List<String> forgotten = new ArrayList<>();
-        pods.forEach((id, tokens) -> {
-            if (tokens.idle() && nowNanos - tokens.touchedNanos > IDLE_FORGET_NANOS && pods.remove(id, tokens)) {
-                forgotten.add(id);
-            }
-        });
-        return forgotten;
+        for (String id : pods.keySet()) {
+            pods.computeIfPresent(id, (k, tokens) -> {
+                if (tokens.idle() && nowNanos - tokens.touchedNanos > IDLE_FORGET_NANOS) {
+                    forgotten.add(id);
+                    return null;
+                }
+                return tokens;
+            });
+        }
+        return new Sweep(forgotten, forced);
     }
 
-    private void subtract(AtomicLong counter, long amount) {
+    /** Drops every pod not in {@code present} (id → address) or re-created at another address; returns their ids. */
+    public List<String> retainOnly(Map<String, String> present) {
+        List<String> dropped = new ArrayList<>();
+        for (String id : pods.keySet()) {
+            pods.computeIfPresent(id, (k, tokens) -> {
+                if (tokens.address.equals(present.get(k))) {
+                    return tokens;
+                }
+                dropped.add(k);
+                return null;
+            });
+        }
+        return dropped;
+    }
+
+    private static void subtract(AtomicLong counter, long amount) {
         counter.getAndUpdate(v -> Math.max(0, v - amount));
     }
 
@@ -134,40 +177,51 @@ public final class TokenLedger {
     public final class Charge {
         final long id;
         final String prefillId;
-        final long prefillCharge;
         final String decodeId;
+        private final PodTokens prefill;
+        private final PodTokens decode;
+        final long prefillCharge;
         final long promptTokens;
         final long chargedAtNanos;
+        final long ttlNanos;
         private final AtomicBoolean activeReleased = new AtomicBoolean();
         private final AtomicBoolean allReleased = new AtomicBoolean();
 
-        private Charge(long id, String prefillId, long prefillCharge, String decodeId, long promptTokens, long now) {
+        private Charge(long id, String prefillId, PodTokens prefill, long prefillCharge, String decodeId,
+                PodTokens decode, long promptTokens, long now, long ttlNanos) {
             this.id = id;
             this.prefillId = prefillId;
+            this.prefill = prefill;
             this.prefillCharge = prefillCharge;
             this.decodeId = decodeId;
+            this.decode = decode;
             this.promptTokens = promptTokens;
             this.chargedAtNanos = now;
+            this.ttlNanos = ttlNanos;
         }
 
         /** The prefill call returned: its compute is done, its KV stays resident. */
         public void releaseActive(long nowNanos) {
             if (activeReleased.compareAndSet(false, true)) {
-                subtract(pod(prefillId, nowNanos).active, prefillCharge);
+                subtract(prefill.active, prefillCharge);
+                prefill.touchedNanos = nowNanos;
             }
         }
 
-        /** The request completed, or its prefill failed: everything goes. */
-        public void releaseAll(long nowNanos) {
+        /** The request completed, or its prefill failed: everything goes. True when this call released it. */
+        public boolean releaseAll(long nowNanos) {
             releaseActive(nowNanos);
-            if (allReleased.compareAndSet(false, true)) {
-                outstanding.remove(id);
-                subtract(pod(prefillId, nowNanos).kv, prefillCharge);
-                PodTokens d = pod(decodeId, nowNanos);
-                subtract(d.decode, promptTokens);
-                subtract(d.decodeRequests, 1);
-                d.decodeRoutedAtSum.addAndGet(-chargedAtNanos);
+            if (!allReleased.compareAndSet(false, true)) {
+                return false;
             }
+            outstanding.remove(id);
+            subtract(prefill.kv, prefillCharge);
+            prefill.touchedNanos = nowNanos;
+            subtract(decode.decode, promptTokens);
+            subtract(decode.decodeRequests, 1);
+            decode.decodeRoutedAtSum.addAndGet(-chargedAtNanos);
+            decode.touchedNanos = nowNanos;
+            return true;
         }
     }
 }

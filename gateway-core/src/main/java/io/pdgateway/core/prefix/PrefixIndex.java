@@ -101,6 +101,17 @@ public final class PrefixIndex {
         }
     }
 
+    /** Forgets every pod not in {@code present}, and the blocks only they held. */
+    public synchronized void retainOnly(java.util.Set<String> present) {
+        for (Iterator<Block> it = blocks.values().iterator(); it.hasNext(); ) {
+            Block block = it.next();
+            block.pods.keySet().retainAll(present);
+            if (block.pods.isEmpty()) {
+                it.remove();
+            }
+        }
+    }
+
     public synchronized int size() {
         return blocks.size();
     }

@@ -1,83 +1,114 @@
 package io.pdgateway.core.routing;
 
-import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.config.RoutingSettings;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.Roleset;
-import io.pdgateway.core.routing.fastpath.CombinedOverflow;
+import io.pdgateway.core.routing.fastpath.BucketBandFastPath;
+import io.pdgateway.core.routing.fastpath.CombinedOverflowFastPath;
 import io.pdgateway.core.routing.fastpath.DecodeImbalanceFastPath;
+import io.pdgateway.core.routing.fastpath.NoCompletePairFallback;
 import io.pdgateway.core.routing.fastpath.PrefillImbalanceFastPath;
 import io.pdgateway.core.routing.filter.ExcludedPodsFilter;
 import io.pdgateway.core.routing.filter.PromptLengthBucketFilter;
 import io.pdgateway.core.routing.filter.RolesetCompletenessFilter;
+import io.pdgateway.core.routing.filter.StandardPodGateFilter;
 import io.pdgateway.core.routing.pick.FinalPairPicker;
-import io.pdgateway.core.routing.pick.LeastRunningPodPicker;
-import io.pdgateway.core.routing.score.PrefillStddevFilter;
-import io.pdgateway.core.routing.score.ScoringPolicies;
-import io.pdgateway.core.spec.SpecPolicies;
+import io.pdgateway.core.routing.score.ColdStartScorer;
+import io.pdgateway.core.routing.score.DecodePolicyScorer;
+import io.pdgateway.core.routing.score.NanRetryScorer;
+import io.pdgateway.core.routing.score.PrefillPolicyScorer;
+import io.pdgateway.core.routing.score.StddevSkipScorer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The pd strategy, the spec's "Pod Selection Algorithm": step 0 (bucketing, standard-pod fallback and overflow),
- * steps 1-2 (load-imbalance fast paths), steps 3-4 (prefill and decode scoring) and step 5 (the pair). Pure:
- * everything it reads comes in the {@link RoutingContext}. It checks each stage's contract and names the stage that
- * broke it, so a bad stage fails loudly in tests instead of routing somewhere odd.
+ * The pd strategy, the spec's "Pod Selection Algorithm", as lists of stages: filters (step 0's bucketing and roleset
+ * completeness), fast paths in order (step 0's fallback and overflow, steps 1, 2 and 2b), a scorer per side (steps 3
+ * and 4, with the stddev skip, the cold start and the NaN retry as decorators) and the pair picker (step 5). Pure:
+ * everything it reads comes in the {@link RoutingContext}. The runner checks each stage's contract and names the
+ * stage that broke it, so a bad stage fails loudly in tests instead of routing somewhere odd.
  */
 public final class PdCascade {
-    private final boolean bucketing;
     private final List<PodFilter> filters;
-    private final FastPath prefillFastPath = new PrefillImbalanceFastPath();
-    private final FastPath decodeFastPath = new DecodeImbalanceFastPath();
-    private final PairPicker picker = new FinalPairPicker();
+    private final List<FastPath> fastPaths;
+    private final Scorer prefillScorer;
+    private final Scorer decodeScorer;
+    private final PairPicker picker;
 
-    public PdCascade(boolean bucketing) {
-        this.bucketing = bucketing;
-        List<PodFilter> list = new ArrayList<>();
-        list.add(new ExcludedPodsFilter());
-        list.add(new RolesetCompletenessFilter());
-        if (bucketing) {
-            list.add(new PromptLengthBucketFilter());
-        }
-        this.filters = List.copyOf(list);
+    public PdCascade(List<PodFilter> filters, List<FastPath> fastPaths, Scorer prefillScorer, Scorer decodeScorer,
+            PairPicker picker) {
+        this.filters = List.copyOf(filters);
+        this.fastPaths = List.copyOf(fastPaths);
+        this.prefillScorer = prefillScorer;
+        this.decodeScorer = decodeScorer;
+        this.picker = picker;
     }
 
-    public RouteDecision route(RoutingContext context, ModelPods model) {
-        RouteRequest request = context.request();
-        PdCandidates candidates = initialCandidates(request, model);
-        boolean hadCompletePair = false;
+    /** The spec's cascade as the settings configure it. */
+    public static PdCascade of(RoutingSettings settings) {
+        boolean bucketing = settings.promptLengthBucketing();
+        List<PodFilter> filters = new ArrayList<>();
+        filters.add(new ExcludedPodsFilter());
+        filters.add(new RolesetCompletenessFilter());
+        filters.add(bucketing ? new PromptLengthBucketFilter() : new StandardPodGateFilter());
+        List<FastPath> fastPaths = new ArrayList<>();
+        fastPaths.add(new NoCompletePairFallback(bucketing));
+        if (bucketing) {
+            fastPaths.add(new CombinedOverflowFastPath());
+        }
+        fastPaths.add(new PrefillImbalanceFastPath());
+        fastPaths.add(new DecodeImbalanceFastPath());
+        if (settings.adaptiveBuckets()) {
+            fastPaths.add(new BucketBandFastPath());
+        }
+        return new PdCascade(filters, fastPaths, new StddevSkipScorer(new PrefillPolicyScorer()),
+                new ColdStartScorer(new NanRetryScorer(new DecodePolicyScorer(), DecodePolicy.LOAD_BALANCING.scorer())),
+                new FinalPairPicker());
+    }
+
+    public List<PodFilter> filters() {
+        return filters;
+    }
+
+    public List<FastPath> fastPaths() {
+        return fastPaths;
+    }
+
+    public RouteDecision route(RoutingContext context) {
+        PdCandidates candidates = PdCandidates.of(context.model(), context.request().profile());
         List<String> rejections = new ArrayList<>();
         for (PodFilter filter : filters) {
             PodFilter.Result result = filter.filter(context, candidates);
             checkSubset(filter.name(), candidates, result.survivors());
-            if (filter instanceof RolesetCompletenessFilter) {
-                hadCompletePair = result.survivors().hasCompletePair();
-            }
             rejections.addAll(result.rejections());
             candidates = result.survivors();
         }
-        if (!candidates.hasCompletePair()) {
-            return fallback(context, candidates, hadCompletePair, rejections);
-        }
-        if (bucketing) {
-            Optional<Pod> overflow = CombinedOverflow.pick(candidates, context.load(), context.random());
-            if (overflow.isPresent()) {
-                return RouteDecision.single(overflow.get(), Verdict.STANDARD_FALLBACK, "pd", Step.COMBINED_OVERFLOW,
-                        "PD pods heavily loaded while standard pod " + overflow.get().name() + " is idle");
-            }
-        }
         List<String> steps = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
-        candidates = fastPath(prefillFastPath, context, candidates, steps, reasons);
-        // Spec, token_load decode side: its ledger replaces what the decode fast path picks by.
-        if (!SpecPolicies.TOKEN_LOAD.equals(request.knobs().decodeScorePolicy())) {
-            candidates = fastPath(decodeFastPath, context, candidates, steps, reasons);
+        for (FastPath fastPath : fastPaths) {
+            Optional<FastPath.Result> fired = fastPath.apply(context, candidates);
+            if (fired.isEmpty()) {
+                continue;
+            }
+            if (fired.get() instanceof FastPath.Decided decided) {
+                RouteDecision decision = decided.decision();
+                checkDecided(fastPath.name(), candidates, decision);
+                if (!decision.verdict().routed()) {
+                    decision = decision.explainedBy(String.join("; ", rejections));
+                }
+                return decision.afterSteps(String.join(",", steps), String.join("; ", reasons));
+            }
+            FastPath.Narrowing narrowing = (FastPath.Narrowing) fired.get();
+            checkSubset(fastPath.name(), candidates, narrowing.candidates());
+            steps.add(narrowing.step());
+            reasons.add(narrowing.reason());
+            candidates = narrowing.candidates();
         }
-        candidates = bucketBand(context, candidates, steps, reasons);
         List<Pod> prefills = PdCandidatesNarrowing.side(candidates, true);
         List<Pod> decodes = PdCandidatesNarrowing.side(candidates, false);
-        ScoredPods prefillScores = ScoredPods.of(prefills, prefillScores(context, prefills));
-        ScoredPods decodeScores = ScoredPods.of(decodes, decodeScores(context, decodes));
+        ScoredPods prefillScores = ScoredPods.of(prefills, checkedScores(prefillScorer, context, prefills));
+        ScoredPods decodeScores = ScoredPods.of(decodes, checkedScores(decodeScorer, context, decodes));
         RouteDecision decision = picker.pick(context, candidates, prefillScores, decodeScores);
         if (decision.isPd() && !(containsSame(prefills, decision.prefill()) && containsSame(decodes, decision.target()))) {
             throw new IllegalStateException("stage " + picker.name() + " picked a pod that is not a candidate");
@@ -85,129 +116,17 @@ public final class PdCascade {
         return decision.afterSteps(String.join(",", steps), String.join("; ", reasons));
     }
 
-    private static PdCandidates fastPath(FastPath fastPath, RoutingContext context, PdCandidates candidates,
-            List<String> steps, List<String> reasons) {
-        Optional<FastPath.Narrowing> narrowing = fastPath.apply(context, candidates);
-        if (narrowing.isEmpty()) {
-            return candidates;
+    /** A fast path that decides may only pick among the candidates it was given. */
+    private static void checkDecided(String stage, PdCandidates candidates, RouteDecision decision) {
+        boolean ok = switch (decision.kind()) {
+            case NONE -> true;
+            case SINGLE -> containsSame(candidates.standard(), decision.target());
+            case PD_PAIR -> containsSame(PdCandidatesNarrowing.side(candidates, true), decision.prefill())
+                    && containsSame(PdCandidatesNarrowing.side(candidates, false), decision.target());
+        };
+        if (!ok) {
+            throw new IllegalStateException("stage " + stage + " decided on a pod that is not a candidate");
         }
-        checkSubset(fastPath.name(), candidates, narrowing.get().candidates());
-        steps.add(narrowing.get().step());
-        reasons.add(narrowing.get().reason());
-        return narrowing.get().candidates();
-    }
-
-    /**
-     * Step 2b, adaptive bucket serving: when the plan bands this prompt length to a roleset that still has both a
-     * prefill and a decode candidate after the fast paths, only that roleset remains; otherwise nothing changes.
-     */
-    private PdCandidates bucketBand(RoutingContext context, PdCandidates candidates, List<String> steps,
-            List<String> reasons) {
-        if (!bucketing || context.bucketPlan() == null) {
-            return candidates;
-        }
-        String banded = context.bucketPlan().rolesetFor(context.request().model(), context.request().promptTokens());
-        if (banded == null || candidates.rolesets().size() == 1 && candidates.rolesets().get(0).name().equals(banded)) {
-            return candidates;
-        }
-        for (Roleset roleset : candidates.rolesets()) {
-            if (roleset.name().equals(banded) && roleset.isComplete()) {
-                steps.add(Step.BUCKET_SERVE);
-                reasons.add("prompt length " + context.request().promptTokens() + " is banded to " + banded);
-                return new PdCandidates(List.of(roleset), candidates.standard());
-            }
-        }
-        return candidates;
-    }
-
-    /** Step 3: the standard-deviation filter, then the profile's prefill policy; skipped pods score NaN. */
-    private static double[] prefillScores(RoutingContext context, List<Pod> prefills) {
-        boolean[] skipped = PrefillStddevFilter.skipped(prefills, context.load(), context.stddevFactor());
-        List<Pod> scored = new ArrayList<>(prefills.size());
-        for (int i = 0; i < prefills.size(); i++) {
-            if (!skipped[i]) {
-                scored.add(prefills.get(i));
-            }
-        }
-        Scorer scorer = ScoringPolicies.prefill(context.request().knobs().prefillScorePolicy());
-        double[] values = checkedScores(scorer, context, scored);
-        double[] scores = new double[prefills.size()];
-        for (int i = 0, j = 0; i < prefills.size(); i++) {
-            scores[i] = skipped[i] ? Double.NaN : values[j++];
-        }
-        return scores;
-    }
-
-    /**
-     * Step 4: pods the gateway has never routed to get the cold-start score 1 + pending when a sibling already has a
-     * running count; the rest are scored by the policy, and a NaN is retried once with load_balancing.
-     */
-    private static double[] decodeScores(RoutingContext context, List<Pod> decodes) {
-        String policy = context.request().knobs().decodeScorePolicy();
-        boolean coldStartGate = false;
-        if (!SpecPolicies.TOKEN_LOAD.equals(policy)) {
-            for (Pod pod : decodes) {
-                coldStartGate |= context.load().hasRunningMetric(pod);
-            }
-        }
-        List<Pod> warm = new ArrayList<>(decodes.size());
-        for (Pod pod : decodes) {
-            if (!coldStartGate || context.load().hasRunningMetric(pod)) {
-                warm.add(pod);
-            }
-        }
-        double[] values = checkedScores(ScoringPolicies.decode(policy), context, warm);
-        double[] fallback = null;
-        double[] scores = new double[decodes.size()];
-        for (int i = 0, j = 0; i < decodes.size(); i++) {
-            Pod pod = decodes.get(i);
-            if (coldStartGate && !context.load().hasRunningMetric(pod)) {
-                scores[i] = 1.0 + context.load().pendingDecodes(pod);
-                continue;
-            }
-            double value = values[j];
-            if (Double.isNaN(value)) {
-                if (fallback == null) {
-                    fallback = checkedScores(ScoringPolicies.loadBalancing(), context, warm);
-                }
-                value = fallback[j];
-            }
-            scores[i] = value;
-            j++;
-        }
-        return scores;
-    }
-
-    private PdCandidates initialCandidates(RouteRequest request, ModelPods model) {
-        List<Pod> standard = new ArrayList<>();
-        // Spec "Step 3 — Add Standard Inference Pods": standard pods are candidates only with bucketing enabled.
-        if (bucketing) {
-            for (Pod pod : model.pods()) {
-                if (pod.isStandard(request.profile())) {
-                    standard.add(pod);
-                }
-            }
-        }
-        return new PdCandidates(new ArrayList<>(model.rolesets().values()), standard);
-    }
-
-    private static RouteDecision fallback(RoutingContext context, PdCandidates candidates, boolean hadCompletePair,
-            List<String> rejections) {
-        RouteRequest request = context.request();
-        if (!candidates.standard().isEmpty()) {
-            Pod pod = LeastRunningPodPicker.pick(candidates.standard(), context.load(), context.random());
-            return RouteDecision.single(pod, Verdict.STANDARD_FALLBACK, "pd", Step.BUCKET_FALLBACK,
-                    "no complete prefill/decode pair for prompt length " + request.promptTokens()
-                            + "; standard pod " + pod.name());
-        }
-        String why = rejections.isEmpty() ? "" : " (" + String.join("; ", rejections) + ")";
-        if (hadCompletePair) {
-            return RouteDecision.none(Verdict.NO_BUCKET_MATCH, "pd", Step.NO_CANDIDATE,
-                    "no prompt-length bucket matches prompt length " + request.promptTokens()
-                            + " and no standard pod covers it" + why);
-        }
-        return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE,
-                "no complete prefill/decode pair and no standard pod available" + why);
     }
 
     /**

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * @param why supplies the one-line reason for logs, errors and the x-pd-decision header
  * @param scoreTable supplies each roleset's final score and each pod's own score (NaN when skipped), by name
  */
-public record RouteDecision(DecisionKind kind, Pod prefill, Pod target, Verdict verdict, String strategy, String step,
+public record RouteDecision(DecisionKind kind, Pod prefill, Pod target, Verdict verdict, Strategy strategy, String step,
         Supplier<String> why, Supplier<Map<String, Double>> scoreTable) {
 
     private static final Supplier<Map<String, Double>> NO_SCORES = Map::of;
@@ -25,15 +25,15 @@ public record RouteDecision(DecisionKind kind, Pod prefill, Pod target, Verdict 
 
     public static RouteDecision pair(Pod prefill, Pod decode, String step, Supplier<String> reason,
             Supplier<Map<String, Double>> scores) {
-        return new RouteDecision(DecisionKind.PD_PAIR, prefill, decode, Verdict.PD_PAIR_SELECTED, "pd", step, reason,
+        return new RouteDecision(DecisionKind.PD_PAIR, prefill, decode, Verdict.PD_PAIR_SELECTED, Strategy.PD, step, reason,
                 scores);
     }
 
-    public static RouteDecision single(Pod pod, Verdict verdict, String strategy, String step, String reason) {
+    public static RouteDecision single(Pod pod, Verdict verdict, Strategy strategy, String step, String reason) {
         return new RouteDecision(DecisionKind.SINGLE, null, pod, verdict, strategy, step, () -> reason, NO_SCORES);
     }
 
-    public static RouteDecision none(Verdict verdict, String strategy, String step, String reason) {
+    public static RouteDecision none(Verdict verdict, Strategy strategy, String step, String reason) {
         return new RouteDecision(DecisionKind.NONE, null, null, verdict, strategy, step, () -> reason, NO_SCORES);
     }
 
@@ -47,6 +47,16 @@ public record RouteDecision(DecisionKind kind, Pod prefill, Pod target, Verdict 
 
     public boolean isPd() {
         return kind == DecisionKind.PD_PAIR;
+    }
+
+    /** The same decision with this reason added in brackets (the filters' rejections of a decision that routes nowhere). */
+    public RouteDecision explainedBy(String detail) {
+        if (detail.isEmpty()) {
+            return this;
+        }
+        Supplier<String> earlier = why;
+        return new RouteDecision(kind, prefill, target, verdict, strategy, step, () -> earlier.get() + " (" + detail + ")",
+                scoreTable);
     }
 
     /** The same decision with the steps (and their reasons) that narrowed the candidates before it, in order. */

@@ -17,7 +17,7 @@ import java.util.Set;
  * @param excludedPods ids (namespace/name) of pods this decision must not use, e.g. the prefill pod that already
  *     failed this request; empty for a first decision
  */
-public record RouteRequest(String model, String requestId, int promptTokens, String strategy, String profile,
+public record RouteRequest(String model, String requestId, int promptTokens, Strategy strategy, String profile,
         PdKnobs knobs, long[] prefixHashes, String sessionKey, Set<String> excludedPods) {
 
     private static final long[] NO_HASHES = new long[0];
@@ -30,7 +30,7 @@ public record RouteRequest(String model, String requestId, int promptTokens, Str
     }
 
     /** A first decision: no pod excluded. */
-    public RouteRequest(String model, String requestId, int promptTokens, String strategy, String profile,
+    public RouteRequest(String model, String requestId, int promptTokens, Strategy strategy, String profile,
             PdKnobs knobs, long[] prefixHashes, String sessionKey) {
         this(model, requestId, promptTokens, strategy, profile, knobs, prefixHashes, sessionKey, Set.of());
     }

@@ -34,6 +34,13 @@ public final class SpecEnv {
     public static final String DECODE_FIRST_RESPONSE_TIMEOUT = "AIBRIX_DECODE_FIRST_RESPONSE_TIMEOUT";
     public static final String DECODE_RESPONSE_TIMEOUT = "AIBRIX_DECODE_RESPONSE_TIMEOUT";
     public static final String DECODE_STREAM_IDLE_TIMEOUT = "AIBRIX_DECODE_STREAM_IDLE_TIMEOUT";
+    /**
+     * The environment defaults of the profile knobs decodeAbortTimeout and decodeAbortRetryDelay. The spec names the
+     * profile fields and says each overrides "the matching gateway environment variable" without naming it; these
+     * names follow their siblings'.
+     */
+    public static final String DECODE_ABORT_TIMEOUT = "AIBRIX_DECODE_ABORT_TIMEOUT";
+    public static final String DECODE_ABORT_RETRY_DELAY = "AIBRIX_DECODE_ABORT_RETRY_DELAY";
     public static final String POD_METRIC_REFRESH_INTERVAL_MS = "AIBRIX_POD_METRIC_REFRESH_INTERVAL_MS";
     public static final String PREFIX_CACHE_TOKENIZER_TYPE = "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE";
     public static final String PREFIX_CACHE_STANDARD_DEVIATION_FACTOR = "AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR";

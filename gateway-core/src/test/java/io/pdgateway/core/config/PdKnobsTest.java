@@ -3,6 +3,8 @@ package io.pdgateway.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.core.model.RoutingConfig;
+import io.pdgateway.core.routing.DecodePolicy;
+import io.pdgateway.core.routing.PrefillPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +19,8 @@ class PdKnobsTest {
     @Test
     void envDefaults_matchSpecTable() {
         PdKnobs knobs = GatewaySettings.defaults().pd();
-        assertThat(knobs.prefillScorePolicy()).isEqualTo("prefix_cache");
-        assertThat(knobs.decodeScorePolicy()).isEqualTo("load_balancing");
+        assertThat(knobs.prefillScorePolicy()).isEqualTo(PrefillPolicy.PREFIX_CACHE);
+        assertThat(knobs.decodeScorePolicy()).isEqualTo(DecodePolicy.LOAD_BALANCING);
         assertThat(knobs.prefillLoadImbalanceMinSpread()).isEqualTo(16);
         assertThat(knobs.decodeThroughputImbalanceMinSpread()).isEqualTo(2048);
         assertThat(knobs.decodeScoreRatioThreshold()).isEqualTo(1.5);
@@ -36,11 +38,11 @@ class PdKnobsTest {
         PdKnobs.Resolved resolved = env.overriddenBy(config(Map.of("prefillScorePolicy", "token_load",
                 "decodeFirstResponseTimeout", 5, "minMatchPct", 40)));
         assertThat(resolved.warnings()).isEmpty();
-        assertThat(resolved.knobs().prefillScorePolicy()).isEqualTo("token_load");
+        assertThat(resolved.knobs().prefillScorePolicy()).isEqualTo(PrefillPolicy.TOKEN_LOAD);
         assertThat(resolved.knobs().decodeFirstResponseTimeout()).isEqualTo(5);
         assertThat(resolved.knobs().minMatchPct()).isEqualTo(40);
         assertThat(resolved.knobs().decodeStreamIdleTimeout()).as("unset: the environment's value").isEqualTo(30);
-        assertThat(resolved.knobs().decodeScorePolicy()).isEqualTo("load_balancing");
+        assertThat(resolved.knobs().decodeScorePolicy()).isEqualTo(DecodePolicy.LOAD_BALANCING);
     }
 
     @Test
@@ -57,7 +59,7 @@ class PdKnobsTest {
         KnobsResolver resolver = new KnobsResolver(GatewaySettings.defaults().pd(), warnings::add);
         RoutingConfig bad = config(Map.of("prefillScorePolicy", "fastest"));
         for (int i = 0; i < 5; i++) {
-            assertThat(resolver.resolve(bad).prefillScorePolicy()).isEqualTo("prefix_cache");
+            assertThat(resolver.resolve(bad).prefillScorePolicy()).isEqualTo(PrefillPolicy.PREFIX_CACHE);
         }
         assertThat(warnings).hasSize(1);
     }
@@ -66,14 +68,14 @@ class PdKnobsTest {
     void envPolicyUnknown_warnsAndKeepsDefault_trtMachineIdValidated() {
         GatewaySettings settings = GatewaySettings.fromEnv(Map.of("AIBRIX_PREFILL_SCORE_POLICY", "bogus",
                 "AIBRIX_TRT_SCHEDULE_STYLE", "sideways"));
-        assertThat(settings.pd().prefillScorePolicy()).isEqualTo("prefix_cache");
-        assertThat(settings.trtScheduleStyle()).isEqualTo("context_first");
+        assertThat(settings.pd().prefillScorePolicy()).isEqualTo(PrefillPolicy.PREFIX_CACHE);
+        assertThat(settings.engines().trtScheduleStyle()).isEqualTo(TrtScheduleStyle.CONTEXT_FIRST);
         assertThat(settings.warnings()).hasSize(2);
         for (String bad : List.of("-1", "1024", "1025", "x")) {
             org.assertj.core.api.Assertions.assertThatThrownBy(
                     () -> GatewaySettings.fromEnv(Map.of("AIBRIX_TRT_MACHINE_ID", bad)))
                     .hasMessageContaining("AIBRIX_TRT_MACHINE_ID=" + bad);
         }
-        assertThat(GatewaySettings.fromEnv(Map.of("AIBRIX_TRT_MACHINE_ID", "1023")).trtMachineId()).isEqualTo(1023);
+        assertThat(GatewaySettings.fromEnv(Map.of("AIBRIX_TRT_MACHINE_ID", "1023")).engines().trtMachineId()).isEqualTo(1023);
     }
 }

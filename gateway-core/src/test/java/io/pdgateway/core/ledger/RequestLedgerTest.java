@@ -43,7 +43,7 @@ class RequestLedgerTest {
     void samePodNameInTwoNamespaces_separateCounters() {
         Pod a = pod("d").namespace("team-a").decode("rs").build();
         Pod b = pod("d").namespace("team-b").decode("rs").build();
-        ledger.charge(RouteDecision.single(a, io.pdgateway.core.routing.Verdict.STANDARD_FALLBACK, "pd", "s", "t"));
+        ledger.charge(RouteDecision.single(a, io.pdgateway.core.routing.Verdict.STANDARD_FALLBACK, io.pdgateway.core.routing.Strategy.PD, "s", "t"));
         assertThat(ledger.runningRequests(a)).isEqualTo(1);
         assertThat(ledger.runningRequests(b)).isZero();
     }
@@ -60,5 +60,20 @@ class RequestLedgerTest {
         assertThat(ledger.hasRunningCounter(decode)).as("the counter stays, at zero").isTrue();
         ledger.drain().tick(0);
         assertThat(ledger.drain().rate(decode.id(), 20_000_000_000L)).isZero();
+    }
+
+    @Test
+    void podLeavesDiscovery_nothingLeft_recreatedAtAnotherAddress_freshCounters() {
+        RequestLedger.Charge charge = ledger.charge(RouteDecision.pair(prefill, decode, "s", "t", Map.of()));
+        ledger.retainOnly(Map.of(prefill.id(), prefill.address()));
+        assertThat(ledger.podIds()).containsExactly(prefill.id());
+        assertThat(ledger.hasRunningCounter(decode)).isFalse();
+        charge.releaseAll(); // lands on the dropped counters
+        assertThat(ledger.outstanding()).isZero();
+        Pod moved = new Pod(prefill.namespace(), prefill.name(), prefill.model(), "10.9.9.9", prefill.port(),
+                prefill.metricPort(), prefill.engine(), prefill.role(), prefill.rolesetName(), null, 8998, null, Map.of());
+        ledger.charge(RouteDecision.pair(prefill, decode, "s", "t", Map.of()));
+        ledger.retainOnly(Map.of(moved.id(), moved.address(), decode.id(), decode.address()));
+        assertThat(ledger.inFlightPrefills(moved)).as("same name, new address: a new pod").isZero();
     }
 }

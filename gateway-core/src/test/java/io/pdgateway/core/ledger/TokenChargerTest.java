@@ -31,7 +31,7 @@ class TokenChargerTest {
     private static RouteRequest request(String policy, long[] hashes, String session) {
         PdKnobs knobs = GatewaySettings.defaults().pd()
                 .overriddenBy(new RoutingConfig(0, 0, false, null, null, Map.of("prefillScorePolicy", policy))).knobs();
-        return new RouteRequest("m", "r", 1000, "pd", null, knobs, hashes, session);
+        return new RouteRequest("m", "r", 1000, io.pdgateway.core.routing.Strategy.PD, null, knobs, hashes, session);
     }
 
     @Test

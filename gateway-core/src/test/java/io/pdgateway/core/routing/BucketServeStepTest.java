@@ -24,9 +24,10 @@ class BucketServeStepTest {
             "decodeScorePolicy", "least_request");
 
     private static RouteDecision route(boolean bucketing, int promptTokens, FixedLoad load, BucketPlan plan) {
-        RoutingContext context = new RoutingContext(new RouteRequest("m", "r", promptTokens, "pd", null,
-                Contexts.knobs(LEAST), new long[0], null), load, null, new SplittableRandom(1), 1, plan);
-        return new Router(new PdCascade(bucketing)).route(context, ModelPods.of("m", PODS));
+        RoutingContext context = new RoutingContext(new RouteRequest("m", "r", promptTokens, Strategy.PD, null,
+                Contexts.knobs(LEAST), new long[0], null), ModelPods.of("m", PODS), load, null, new SplittableRandom(1),
+                1, plan);
+        return Contexts.router(bucketing, true).route(context);
     }
 
     @Test

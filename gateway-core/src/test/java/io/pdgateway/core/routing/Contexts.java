@@ -18,12 +18,28 @@ final class Contexts {
     }
 
     static RoutingContext pd(int promptTokens, LoadView load, Map<String, Object> overrides) {
-        return context("pd", promptTokens, load, knobs(overrides), new long[0], null, new PrefixIndex(1000, Long.MAX_VALUE), 7);
+        return context(Strategy.PD, promptTokens, load, knobs(overrides), new long[0], null, new PrefixIndex(1000, Long.MAX_VALUE), 7);
     }
 
     static RoutingContext context(String strategy, int promptTokens, LoadView load, PdKnobs knobs, long[] hashes,
             String sessionKey, PrefixIndex index, long seed) {
+        return context(Strategy.named(strategy).orElseThrow(), promptTokens, load, knobs, hashes, sessionKey, index,
+                seed);
+    }
+
+    static RoutingContext context(Strategy strategy, int promptTokens, LoadView load, PdKnobs knobs, long[] hashes,
+            String sessionKey, PrefixIndex index, long seed) {
         return new RoutingContext(new RouteRequest("m", "r", promptTokens, strategy, null, knobs, hashes, sessionKey),
-                load, index, new SplittableRandom(seed), GatewaySettings.DEFAULT_STDDEV_FACTOR);
+                null, load, index, new SplittableRandom(seed), 1.0);
+    }
+
+    /** The production router with bucketing on or off (and adaptive bucket serving with it when asked). */
+    static Router router(boolean bucketing, boolean bucketServe) {
+        return new Router(PdCascade.of(GatewaySettings.fromEnv(Map.of("AIBRIX_PROMPT_LENGTH_BUCKETING",
+                Boolean.toString(bucketing), "AIBRIX_BUCKET_SERVE", Boolean.toString(bucketServe))).routing()));
+    }
+
+    static Router router(boolean bucketing) {
+        return router(bucketing, false);
     }
 }

@@ -73,10 +73,10 @@ class ExcludedPodsTest {
         for (String name : s.excluded()) {
             request = request.excluding(byName(model, name));
         }
-        RoutingContext context = new RoutingContext(request, first.load(), first.prefixIndex(), first.random(),
+        RoutingContext context = new RoutingContext(request, model, first.load(), first.prefixIndex(), first.random(),
                 first.stddevFactor());
 
-        RouteDecision decision = new Router(new PdCascade(s.bucketing())).route(context, model);
+        RouteDecision decision = Contexts.router(s.bucketing()).route(context);
 
         assertThat(decision.verdict()).as(decision.reason()).isEqualTo(s.verdict());
         assertThat(decision.prefill() == null ? null : decision.prefill().name()).isEqualTo(s.prefill());
@@ -89,9 +89,9 @@ class ExcludedPodsTest {
         RouteRequest request = Contexts.context("random", 0, LoadView.IDLE, Contexts.DEFAULT_KNOBS, new long[0], null,
                 null, 1).request().excluding(byName(model, "a"));
         for (int seed = 0; seed < 20; seed++) {
-            RoutingContext context = new RoutingContext(request, LoadView.IDLE, null,
+            RoutingContext context = new RoutingContext(request, model, LoadView.IDLE, null,
                     new java.util.SplittableRandom(seed), 1);
-            assertThat(new Router(new PdCascade(false)).route(context, model).target().name()).isEqualTo("b");
+            assertThat(Contexts.router(false).route(context).target().name()).isEqualTo("b");
         }
     }
 

@@ -263,9 +263,9 @@ class PdCascadeStepsTest {
             index.add(Arrays.copyOf(hashes, row.heldBlocks()), holder.id(), 0);
         }
         for (long seed = 0; seed < 5; seed++) { // ties must not decide: the answer holds under every seed
-            RoutingContext context = new RoutingContext(new RouteRequest("m", "r", row.promptTokens(), "pd", null,
-                    Contexts.knobs(row.knobs()), hashes, null), row.load(), index, new SplittableRandom(seed), 1);
-            RouteDecision decision = new Router(new PdCascade(row.bucketing())).route(context, ModelPods.of("m", row.pods()));
+            RoutingContext context = new RoutingContext(new RouteRequest("m", "r", row.promptTokens(), Strategy.PD, null,
+                    Contexts.knobs(row.knobs()), hashes, null), null, row.load(), index, new SplittableRandom(seed), 1);
+            RouteDecision decision = Contexts.router(row.bucketing()).route(context.withModel(ModelPods.of("m", row.pods())));
             assertThat(decision.prefill() == null ? null : decision.prefill().name()).as(decision.reason())
                     .isEqualTo(row.prefill());
             assertThat(decision.target() == null ? null : decision.target().name()).as(decision.reason())

@@ -89,9 +89,9 @@ class PdCascadeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void cascade(Scenario s) {
-        Router router = new Router(new PdCascade(s.bucketing()));
+        Router router = Contexts.router(s.bucketing());
         RouteDecision decision = router.route(Contexts.pd(s.promptTokens(), s.load(), java.util.Map.of(
-                "prefillScorePolicy", "least_request", "decodeScorePolicy", "least_request")), ModelPods.of("m", s.pods()));
+                "prefillScorePolicy", "least_request", "decodeScorePolicy", "least_request")).withModel(ModelPods.of("m", s.pods())));
         assertThat(decision.verdict()).as(decision.reason()).isEqualTo(s.verdict());
         assertThat(decision.prefill() == null ? null : decision.prefill().name()).isEqualTo(s.prefill());
         assertThat(decision.target() == null ? null : decision.target().name()).isEqualTo(s.target());

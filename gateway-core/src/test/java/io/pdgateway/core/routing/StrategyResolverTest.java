@@ -31,16 +31,16 @@ class StrategyResolverTest {
             case "profiles" -> PROFILES;
             default -> null;
         };
-        StrategyResolver.Resolution resolution = StrategyResolver.resolve(cfg, header, profile, "random");
+        StrategyResolver.Resolution resolution = StrategyResolver.resolve(cfg, header, profile, Strategy.RANDOM);
         assertThat(resolution.error()).isNull();
-        assertThat(resolution.strategy()).isEqualTo(strategy);
+        assertThat(resolution.strategy().specName()).isEqualTo(strategy);
         assertThat(resolution.source()).isEqualTo(source);
     }
 
     @ParameterizedTest
     @CsvSource({"bogus", "PD-ish"})
     void unknownHeader_error(String header) {
-        StrategyResolver.Resolution resolution = StrategyResolver.resolve(PROFILES, header, null, "random");
+        StrategyResolver.Resolution resolution = StrategyResolver.resolve(PROFILES, header, null, Strategy.RANDOM);
         assertThat(resolution.strategy()).isNull();
         assertThat(resolution.error()).contains("incorrect routing strategy " + header);
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.AbortCall;
 import io.pdgateway.engine.EngineAdapter;
+import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegPlan;
@@ -56,18 +57,23 @@ public final class SglangAdapter implements EngineAdapter {
     }
 
     @Override
-    public String metricsPath() {
-        return "/metrics";
+    public EngineMetricNames metrics() {
+        return EngineMetricNames.SGLANG;
     }
 
+    /** The body's top-level members, each controlled key at most once, and a usable rid if the client sent one. */
     @Override
-    public void validate(byte[] body) throws EngineProtocolException {
-        clientRid(TopLevelJson.parse(body).requireUnique(CONTROLLED_KEYS));
+    public TopLevelJson admit(byte[] body) throws EngineProtocolException {
+        TopLevelJson parsed = TopLevelJson.parse(body).requireUnique(CONTROLLED_KEYS);
+        clientRid(parsed);
+        return parsed;
     }
 
     @Override
     public LegPlan plan(LegRequest request) throws EngineProtocolException {
-        TopLevelJson client = TopLevelJson.parse(request.raw()).requireUnique(CONTROLLED_KEYS);
+        // Edits accumulate on a TopLevelJson: a retry plans from a fresh copy of the one admission parsed.
+        TopLevelJson client = request.admitted() instanceof TopLevelJson admitted ? admitted.copy()
+                : admit(request.raw());
         long room = nextRoom();
         String rid = clientRid(client);
         if (rid == null) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineAdapter;
+import io.pdgateway.engine.EngineMetricNames;
+import io.pdgateway.engine.PodPrerequisite;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegPlan;
@@ -29,8 +31,6 @@ import java.util.List;
  */
 public final class TrtllmAdapter implements EngineAdapter {
     public static final String ENGINE = "trtllm";
-    /** Reference §4: TensorRT-LLM serves Prometheus text under /prometheus/metrics. */
-    public static final String METRICS_PATH = "/prometheus/metrics";
     public static final String SERVER_INFO_PATH = "/server_info";
     public static final String DISAGGREGATED_PARAMS = "disaggregated_params";
     public static final String CONTEXT_ONLY = "context_only";
@@ -58,33 +58,31 @@ public final class TrtllmAdapter implements EngineAdapter {
     }
 
     @Override
-    public String metricsPath() {
-        return METRICS_PATH;
+    public EngineMetricNames metrics() {
+        return EngineMetricNames.TRTLLM;
     }
 
     @Override
-    public void validate(byte[] body) throws EngineProtocolException {
-        TopLevelJson.parse(body).requireUnique(CONTROLLED_KEYS);
+    public TopLevelJson admit(byte[] body) throws EngineProtocolException {
+        return TopLevelJson.parse(body).requireUnique(CONTROLLED_KEYS);
     }
 
+    /** generation_first needs the context worker's /server_info before either leg is sent. */
     @Override
-    public String serverInfoPath() {
-        return generationFirst ? SERVER_INFO_PATH : null;
+    public PodPrerequisite prerequisite() {
+        return generationFirst ? SERVER_INFO : null;
     }
 
-    @Override
-    public TrtServerInfo parseServerInfo(byte[] body) throws EngineProtocolException {
-        return TrtServerInfo.parse(body);
-    }
+    private static final PodPrerequisite SERVER_INFO = new PodPrerequisite(SERVER_INFO_PATH, TrtServerInfo::parse);
 
     @Override
     public LegPlan plan(LegRequest request) throws EngineProtocolException {
-        TopLevelJson client = TopLevelJson.parse(request.raw()).requireUnique(CONTROLLED_KEYS);
+        TopLevelJson client = admitted(request);
         long id = ids.next();
         if (!generationFirst) {
             return LegPlan.sequential(prefill(client, params(CONTEXT_ONLY, id)));
         }
-        TrtServerInfo info = request.serverInfo();
+        TrtServerInfo info = request.prerequisite() instanceof TrtServerInfo known ? known : null;
         if (info == null) {
             throw new EngineProtocolException("generation_first needs the context worker's " + SERVER_INFO_PATH);
         }
@@ -108,7 +106,7 @@ public final class TrtllmAdapter implements EngineAdapter {
             return plan.decodeBody();
         }
         ObjectNode response = JsonBodies.parseObject(prefillResponse);
-        TopLevelJson decode = generation(TopLevelJson.parse(request.raw()).requireUnique(CONTROLLED_KEYS));
+        TopLevelJson decode = generation(admitted(request));
         JsonNode params = response.get(DISAGGREGATED_PARAMS);
         if (params == null || params.isNull()) {
             JsonNode first = response.path("choices").path(0);
@@ -134,6 +132,11 @@ public final class TrtllmAdapter implements EngineAdapter {
             }
         }
         return decode.toBytes();
+    }
+
+    /** A fresh copy of the body admission parsed (edits accumulate on a TopLevelJson), or a parse of the raw body. */
+    private TopLevelJson admitted(LegRequest request) throws EngineProtocolException {
+        return request.admitted() instanceof TopLevelJson admitted ? admitted.copy() : admit(request.raw());
     }
 
     private static ObjectNode params(String requestType, long id) {

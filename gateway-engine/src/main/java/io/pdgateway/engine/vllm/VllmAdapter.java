@@ -3,6 +3,7 @@ package io.pdgateway.engine.vllm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineAdapter;
+import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegPlan;
@@ -28,8 +29,8 @@ public final class VllmAdapter implements EngineAdapter {
     }
 
     @Override
-    public String metricsPath() {
-        return "/metrics";
+    public EngineMetricNames metrics() {
+        return EngineMetricNames.VLLM;
     }
 
     @Override

@@ -40,7 +40,7 @@ class SglangAdapterTest {
 
     private static LegRequest request(String body) throws Exception {
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
-        return new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), PREFILL, DECODE, "shfs",
+        return new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), null, PREFILL, DECODE, "shfs",
                 "req-9", null);
     }
 
@@ -152,12 +152,12 @@ class SglangAdapterTest {
         "[{\"model\":\"m\"}]"})
     void validate_refusesBeforeSelection(String body) {
         assertThatThrownBy(() -> new SglangAdapter(new SplittableRandom(1))
-                .validate(body.getBytes(StandardCharsets.UTF_8))).isInstanceOf(EngineProtocolException.class);
+                .admit(body.getBytes(StandardCharsets.UTF_8))).isInstanceOf(EngineProtocolException.class);
     }
 
     @Test
     void validate_otherDuplicateKeysAllowed() throws Exception {
         new SglangAdapter(new SplittableRandom(1))
-                .validate("{\"model\":\"m\",\"user\":\"a\",\"user\":\"b\"}".getBytes(StandardCharsets.UTF_8));
+                .admit("{\"model\":\"m\",\"user\":\"a\",\"user\":\"b\"}".getBytes(StandardCharsets.UTF_8));
     }
 }

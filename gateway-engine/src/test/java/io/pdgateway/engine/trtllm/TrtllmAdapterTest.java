@@ -45,7 +45,7 @@ class TrtllmAdapterTest {
 
     private static LegRequest request(String path, String body) throws Exception {
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
-        return new LegRequest(path, raw, JsonBodies.parseObject(raw), CTX, GEN, "shfs", "req-1", null);
+        return new LegRequest(path, raw, JsonBodies.parseObject(raw), null, CTX, GEN, "shfs", "req-1", null);
     }
 
     private static JsonNode json(byte[] body) throws Exception {
@@ -152,9 +152,9 @@ class TrtllmAdapterTest {
     @Test
     void generationFirst_sharedIdScheduleStyleAndWorkerMetadata_concurrent() throws Exception {
         TrtllmAdapter adapter = adapter(true);
-        assertThat(adapter.serverInfoPath()).isEqualTo("/server_info");
+        assertThat(adapter.prerequisite().path()).isEqualTo("/server_info");
         LegPlan plan = adapter.plan(request("/v1/chat/completions", CHAT)
-                .withServerInfo(new TrtServerInfo("tcp://10.0.0.7:5000", 0, "c3RhdGU=")));
+                .withPrerequisite(new TrtServerInfo("tcp://10.0.0.7:5000", 0, "c3RhdGU=")));
 
         assertThat(plan.schedule()).isEqualTo(LegSchedule.CONCURRENT);
         assertThat(text(TopLevelJson.parse(plan.prefillBody()).rawValue("disaggregated_params"))).isEqualTo(
@@ -180,7 +180,7 @@ class TrtllmAdapterTest {
 
     @Test
     void contextFirst_needsNoServerInfo() {
-        assertThat(adapter(false).serverInfoPath()).isNull();
+        assertThat(adapter(false).prerequisite()).isNull();
     }
 
     /** A /server_info document and what it yields: the metadata, or the refusal's message. */
@@ -213,9 +213,9 @@ class TrtllmAdapterTest {
     void serverInfo_parse(Info info) throws Exception {
         byte[] body = info.body().getBytes(StandardCharsets.UTF_8);
         if (info.expected() != null) {
-            assertThat(adapter(true).parseServerInfo(body)).isEqualTo(info.expected());
+            assertThat(adapter(true).prerequisite().parser().parse(body)).isEqualTo(info.expected());
         } else {
-            assertThatThrownBy(() -> adapter(true).parseServerInfo(body))
+            assertThatThrownBy(() -> adapter(true).prerequisite().parser().parse(body))
                     .isInstanceOf(EngineProtocolException.class).hasMessageContaining(info.error());
         }
     }

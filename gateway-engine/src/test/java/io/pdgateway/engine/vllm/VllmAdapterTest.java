@@ -32,7 +32,8 @@ class VllmAdapterTest {
 
     private static LegRequest request(String connectorLabel, String gatewayDefault) throws Exception {
         byte[] raw = CLIENT.getBytes(StandardCharsets.UTF_8);
-        return new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), prefill(connectorLabel), DECODE,
+        return new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), null, prefill(connectorLabel),
+                DECODE,
                 gatewayDefault, "req-1", null);
     }
 
@@ -107,7 +108,7 @@ class VllmAdapterTest {
                 + "\"kv_transfer_params\":{\"do_remote_prefill\":true,\"remote_host\":\"203.0.113.9\","
                 + "\"remote_port\":80},\"disagg_prefill_resp\":{\"kv_transfer_params\":{\"remote_host\":\"203.0.113.9\"}}}";
         byte[] raw = client.getBytes(StandardCharsets.UTF_8);
-        LegRequest request = new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), prefill(connector),
+        LegRequest request = new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), null, prefill(connector),
                 DECODE, "shfs", "req-1", null);
 
         String prefillBody = new String(adapter.plan(request).prefillBody(), StandardCharsets.UTF_8);

@@ -95,7 +95,8 @@ public final class ServeCommand implements Callable<Integer> {
         GatewayServer gateway = GatewayServer.start(vertx, pods, settings, host, port, System.nanoTime())
                 .await();
         LOG.info("pd-gateway listening on {}:{} (default strategy {}, bucketing {}, drain grace {} s)", host,
-                gateway.port(), settings.defaultStrategy(), settings.promptLengthBucketing(), drainGraceSeconds);
+                gateway.port(), settings.routing().defaultStrategy(), settings.routing().promptLengthBucketing(),
+                drainGraceSeconds);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -8,7 +8,7 @@ import io.vertx.core.http.HttpClient;
 
 /**
  * What every exchange shares: the event-loop runtime, the connection pool to the pods, settings, metrics, the engine
- * adapters and the TensorRT-LLM context workers' metadata.
+ * adapters and the pods' cached plan prerequisites.
  */
 public record Upstreams(Vertx vertx, HttpClient client, GatewaySettings settings, GatewayMetrics metrics,
-        EngineAdapters engines, ServerInfoCache serverInfo) {}
+        EngineAdapters engines, PrerequisiteCache prerequisites) {}

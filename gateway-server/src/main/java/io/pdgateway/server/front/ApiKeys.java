@@ -31,26 +31,26 @@ public final class ApiKeys {
 
     /** Whether the settings ask for API keys at all (then {@link #load} yields at least one). */
     private static boolean configured(GatewaySettings settings) {
-        return settings.apiKeys() != null || settings.apiKeysFile() != null;
+        return settings.front().apiKeys() != null || settings.front().apiKeysFile() != null;
     }
 
     /** The configured keys; blocking file I/O, for start-up only. */
     public static ApiKeys load(GatewaySettings settings) {
         List<byte[]> digests = new ArrayList<>();
-        if (settings.apiKeys() != null) {
-            for (String key : settings.apiKeys().split(",")) {
+        if (settings.front().apiKeys() != null) {
+            for (String key : settings.front().apiKeys().split(",")) {
                 add(digests, key);
             }
         }
-        if (settings.apiKeysFile() != null) {
+        if (settings.front().apiKeysFile() != null) {
             try {
-                for (String line : Files.readAllLines(Path.of(settings.apiKeysFile()), StandardCharsets.UTF_8)) {
+                for (String line : Files.readAllLines(Path.of(settings.front().apiKeysFile()), StandardCharsets.UTF_8)) {
                     if (!line.strip().startsWith("#")) {
                         add(digests, line);
                     }
                 }
             } catch (IOException e) {
-                throw new IllegalArgumentException(SpecEnv.API_KEYS_FILE + "=" + settings.apiKeysFile()
+                throw new IllegalArgumentException(SpecEnv.API_KEYS_FILE + "=" + settings.front().apiKeysFile()
                         + " cannot be read (" + e + "); refusing to start without the keys it should hold");
             }
         }

@@ -10,10 +10,12 @@ import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Exchange;
-import io.pdgateway.server.exchange.Reroute;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.routing.RouteDecision;
-import io.pdgateway.server.routing.PromptFeatures;
+import io.pdgateway.core.session.Admission;
+import io.pdgateway.core.session.PromptFeatures;
+import io.pdgateway.core.session.Routed;
+import io.pdgateway.server.routing.PromptMeasurer;
 import io.pdgateway.server.routing.RoutingService;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -102,8 +104,8 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
     }
 
     private void readBody(HttpServerRequest req) {
-        BodyReader.read(up.vertx(), req, up.settings().maxRequestBodyBytes(),
-                Math.round(up.settings().requestBodyTimeoutSeconds() * 1000), raw -> {
+        BodyReader.read(up.vertx(), req, up.settings().front().maxRequestBodyBytes(),
+                Math.round(up.settings().front().requestBodyTimeoutSeconds() * 1000), raw -> {
                     try {
                         onBody(req, raw);
                     } catch (RuntimeException e) {
@@ -128,40 +130,61 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             requestId = UUID.randomUUID().toString();
         }
         req.response().putHeader(SpecHeaders.REQUEST_ID, requestId);
-        RoutingService.Preparation prep = routing.prepare(request.model(), req.getHeader(SpecHeaders.ROUTING_STRATEGY),
-                req.getHeader(SpecHeaders.CONFIG_PROFILE), model -> pdBodyProblem(model, request));
-        if (prep.error() != null) {
-            up.metrics().failure(request.model(), prep.error().code(), prep.error().status(), null);
-            respond(req.response(), prep.error());
+        Admission admission = routing.session().admit(request.model(), req.getHeader(SpecHeaders.ROUTING_STRATEGY),
+                req.getHeader(SpecHeaders.CONFIG_PROFILE));
+        if (!admission.admitted()) {
+            ApiError refused = RoutingService.error(admission.refusal(), request.model());
+            up.metrics().failure(request.model(), refused.code(), refused.status(), null);
+            respond(req.response(), refused);
             return;
         }
-        String id = requestId;
-        if (!PromptFeatures.expensive(request, prep)) {
-            route(req, request, prep, id, PromptFeatures.compute(request, prep, up.settings().prefixCacheTokenizer()));
+        EngineAdapter adapter = admission.strategy().isPd() ? up.engines().forEngine(admission.model().engine()) : null;
+        Object admittedBody;
+        try {
+            admittedBody = adapter == null ? null : adapter.admit(request.raw());
+        } catch (EngineProtocolException e) {
+            // Reference §1.1: the engine's refusal of a body its PD protocol cannot carry, before any pod is chosen.
+            ApiError refused = ApiError.of(400, "request body cannot be routed to " + adapter.engine()
+                    + " prefill/decode pods: " + e.getMessage(), "invalid_request_body");
+            up.metrics().failure(request.model(), refused.code(), refused.status(), null);
+            respond(req.response(), refused);
+            return;
+        }
+        Admitted admitted = new Admitted(request, admission, adapter, admittedBody, requestId);
+        PromptMeasurer measurer = routing.measurer();
+        if (!PromptMeasurer.expensive(request, admission.needs())) {
+            route(req, admitted, measurer.measure(request, admission.needs()));
             return;
         }
         // The body is already read in full: nothing to pause while a worker measures the prompt.
-        up.vertx().executeBlocking(() -> PromptFeatures.compute(request, prep, up.settings().prefixCacheTokenizer()),
-                false).onComplete(ar -> {
-                    if (ar.succeeded()) {
-                        route(req, request, prep, id, ar.result());
-                    } else {
-                        respond(req.response(), ApiError.of(500, "could not measure the prompt: " + ar.cause(),
-                                "internal_error"));
-                    }
-                });
+        up.vertx().executeBlocking(() -> measurer.measure(request, admission.needs()), false).onComplete(ar -> {
+            if (ar.succeeded()) {
+                route(req, admitted, ar.result());
+            } else {
+                respond(req.response(), ApiError.of(500, "could not measure the prompt: " + ar.cause(),
+                        "internal_error"));
+            }
+        });
     }
 
-    private void route(HttpServerRequest req, OpenAiRequest request, RoutingService.Preparation prep, String requestId,
-            PromptFeatures features) {
+    /** A request past admission: what the exchange needs besides its decision. */
+    private record Admitted(OpenAiRequest request, Admission admission, EngineAdapter adapter, Object admittedBody,
+            String requestId) {}
+
+    private void route(HttpServerRequest req, Admitted admitted, PromptFeatures features) {
         if (req.response().closed()) {
             return;
         }
-        RoutingService.Outcome outcome = routing.route(prep, requestId, features, req.getHeader(SpecHeaders.SESSION_KEY));
-        RouteDecision decision = outcome.decision();
-        up.metrics().routingTime(request.model(), outcome.routingNanos());
-        req.response().putHeader(SpecHeaders.ROUTING_STRATEGY, decision.strategy());
-        showDecision(req, decision);
+        OpenAiRequest request = admitted.request();
+        Routed routed = routing.session().route(admitted.admission(), features, admitted.requestId(),
+                req.getHeader(SpecHeaders.SESSION_KEY));
+        RouteDecision decision = routed.decision();
+        up.metrics().routingTime(request.model(), routed.routingNanos());
+        req.response().putHeader(SpecHeaders.ROUTING_STRATEGY, decision.strategy().specName());
+        boolean debug = "true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG));
+        if (debug) {
+            DecisionHeader.show(req.response(), decision);
+        }
         up.metrics().requestStarted(request.model());
         if (!decision.verdict().routed()) {
             String status = decision.verdict().name().toLowerCase(java.util.Locale.ROOT);
@@ -170,33 +193,19 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status));
             return;
         }
-        Reroute reroute = failed -> {
-            RoutingService.Outcome next = routing.reroute(prep, requestId, features, failed);
-            up.metrics().routingTime(request.model(), next.routingNanos());
-            if (next.decision().verdict().routed()) {
-                showDecision(req, next.decision());
-            }
-            return next;
-        };
-        new Exchange(up, req, request, outcome, requestId, reroute, !apiKeys.required()).start();
-    }
-
-    /** With x-pd-debug: true, the decision that serves the request goes into x-pd-decision. */
-    private static void showDecision(HttpServerRequest req, RouteDecision decision) {
-        if ("true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG))) {
-            req.response().putHeader(SpecHeaders.PD_DECISION, DecisionHeader.format(decision));
-        }
+        new Exchange(up, routing.session(), req, request, routed, admitted.adapter(), admitted.admittedBody(), debug,
+                !apiKeys.required()).start();
     }
 
     /** The adaptive bucket plan as JSON; only with PD_GATEWAY_DEBUG_ENDPOINTS=true, since it shows internal state. */
     private void debugBucketPlan(HttpServerRequest req) {
-        if (!up.settings().debugEndpoints()) {
+        if (!up.settings().front().debugEndpoints()) {
             respond(req.response(), ApiError.of(404, "debug endpoints are off; set PD_GATEWAY_DEBUG_ENDPOINTS=true",
                     "not_found"));
             return;
         }
         ObjectNode root = JsonNodeFactory.instance.objectNode();
-        io.pdgateway.core.bucket.BucketPlan plan = routing.bucketPlan();
+        io.pdgateway.core.bucket.BucketPlan plan = routing.session().bucketPlan();
         root.put("enabled", plan != null);
         ObjectNode models = root.putObject("models");
         if (plan != null) {
@@ -209,21 +218,6 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         }
         req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .end(new String(JsonBodies.write(root), java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    /** The engine's refusal of a body its PD protocol cannot carry (SGLang: duplicate controlled keys), else null. */
-    private ApiError pdBodyProblem(ModelPods model, OpenAiRequest request) {
-        EngineAdapter adapter = up.engines().forEngine(model.engine());
-        if (adapter == null) {
-            return null;
-        }
-        try {
-            adapter.validate(request.raw());
-            return null;
-        } catch (EngineProtocolException e) {
-            return ApiError.of(400, "request body cannot be routed to " + adapter.engine() + " prefill/decode pods: "
-                    + e.getMessage(), "invalid_request_body");
-        }
     }
 
     private String models() {

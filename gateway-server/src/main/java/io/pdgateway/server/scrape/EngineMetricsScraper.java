@@ -4,6 +4,8 @@ import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.engine.EngineAdapters;
+import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.server.discovery.PodSource;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -33,6 +35,7 @@ public final class EngineMetricsScraper implements AutoCloseable {
     public static final long STALE_AFTER_NANOS = 2 * SCRAPE_TIMEOUT_MS * 1_000_000L;
 
     private final Vertx vertx;
+    private final EngineAdapters engines;
     private final PodSource pods;
     private final MetricsStore store;
     private final long intervalMs;
@@ -43,9 +46,10 @@ public final class EngineMetricsScraper implements AutoCloseable {
     private long timer = -1;
 
     /** @param failed told of every scrape that failed or timed out (the pod's metrics then age out) */
-    public EngineMetricsScraper(Vertx vertx, PodSource pods, MetricsStore store, long intervalMs,
-            Consumer<Pod> failed) {
+    public EngineMetricsScraper(Vertx vertx, PodSource pods, EngineAdapters engines, MetricsStore store,
+            long intervalMs, Consumer<Pod> failed) {
         this.vertx = vertx;
+        this.engines = engines;
         this.pods = pods;
         this.store = store;
         this.intervalMs = intervalMs;
@@ -74,7 +78,7 @@ public final class EngineMetricsScraper implements AutoCloseable {
     }
 
     private void scrape(Pod pod) {
-        EngineMetricNames names = EngineMetricNames.forEngine(pod.engine());
+        EngineMetricNames names = engines.metricsOf(pod.engine());
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(pod.ip())
                 .setPort(pod.metricPort()).setURI(names.path()).setTimeout(SCRAPE_TIMEOUT_MS);
         client.request(options)

@@ -67,12 +67,12 @@ class RequestBodyFuzzTest {
 
     RequestBodyFuzzTest() {
         SplittableRandom rooms = new SplittableRandom(1);
-        EngineAdapters contextFirst = EngineAdapters.create(GatewaySettings.defaults(), rooms, InstantSource.system());
+        EngineAdapters contextFirst = EngineAdapters.create(GatewaySettings.defaults().engines(), rooms, InstantSource.system());
         vllm = contextFirst.forEngine("vllm");
         sglang = contextFirst.forEngine("sglang");
         trtContextFirst = contextFirst.forEngine("trtllm");
         trtGenerationFirst = EngineAdapters.create(GatewaySettings.fromEnv(Map.of("AIBRIX_TRT_SCHEDULE_STYLE",
-                "generation_first")), rooms, InstantSource.system()).forEngine("trtllm");
+                "generation_first")).engines(), rooms, InstantSource.system()).forEngine("trtllm");
     }
 
     @Test
@@ -106,7 +106,8 @@ class RequestBodyFuzzTest {
             assertThat(e.error().status()).isEqualTo(400);
             return false;
         }
-        LegRequest legs = new LegRequest(path, request.raw(), request.body(), PREFILL, DECODE, "shfs", "req-1", null);
+        LegRequest legs = new LegRequest(path, request.raw(), request.body(), null, PREFILL, DECODE, "shfs", "req-1",
+                null);
         runSequential(vllm, legs, fuzzer.prefillResponse(VLLM_PREFILL_ANSWER), Set.of(), Set.of());
         LegPlan plan = plan(sglang, legs);
         if (plan != null) {
@@ -115,7 +116,7 @@ class RequestBodyFuzzTest {
         }
         runSequential(trtContextFirst, legs, fuzzer.prefillResponse(TRT_PREFILL_ANSWER), TRT_PREFILL_KEYS,
                 TRT_DECODE_KEYS);
-        plan = plan(trtGenerationFirst, legs.withServerInfo(new TrtServerInfo("http://10.0.0.1:8001", 0, "state")));
+        plan = plan(trtGenerationFirst, legs.withPrerequisite(new TrtServerInfo("http://10.0.0.1:8001", 0, "state")));
         if (plan != null) {
             assertUntouched(body, plan.prefillBody(), TRT_PREFILL_KEYS);
             assertUntouched(body, plan.decodeBody(), TRT_DECODE_KEYS);
@@ -126,7 +127,7 @@ class RequestBodyFuzzTest {
     /** Validation and planning: a plan, or null after the documented refusal. */
     private static LegPlan plan(EngineAdapter adapter, LegRequest legs) {
         try {
-            adapter.validate(legs.raw());
+            adapter.admit(legs.raw());
             LegPlan plan = adapter.plan(legs);
             assertJsonObject(plan.prefillBody());
             if (plan.decodeBody() != null) {

@@ -53,7 +53,7 @@ class BucketServeIT {
         Map<String, double[]> load = new HashMap<>();
         for (int i = 0; i < WARM_UP + MEASURED; i++) {
             if (i == WARM_UP && replanAfterWarmUp) {
-                cluster.gateway().routing().replanBuckets(); // what the 5-second timer does
+                cluster.gateway().routing().session().replanBuckets(); // what the 5-second timer does
             }
             int tokens = random.nextInt(10) < 7 ? 100 + random.nextInt(900) : 4000 + random.nextInt(8000);
             HttpResponse<String> response = cluster.post("/v1/chat/completions",

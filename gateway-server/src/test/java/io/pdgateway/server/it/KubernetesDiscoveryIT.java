@@ -202,8 +202,8 @@ class KubernetesDiscoveryIT {
             String idle = busy.equals("team-a") ? "team-b" : "team-a";
             assertThat(sims.get(busy).openStreams()).isEqualTo(1);
             // The ledger counts the stream against busy/standard-0 only, not against every pod named standard-0.
-            var ledger = cluster.gateway().routing().ledger();
-            var pods = cluster.gateway().routing().model(TestCluster.MODEL).pods();
+            var ledger = cluster.gateway().routing().session().requests();
+            var pods = cluster.discovery().current().model(TestCluster.MODEL).pods();
             for (var pod : pods) {
                 assertThat(ledger.runningRequests(pod)).as(pod.id()).isEqualTo(pod.namespace().equals(busy) ? 1 : 0);
             }

@@ -214,13 +214,13 @@ class PrefillRetryIT {
         cluster = pairAndStandard("vllm", PD_WITH_STANDARD);
         cluster.simPod("prefill-0").setFaults(FaultConfig.none().withErrors(1.0, 503));
         cluster.simPod("standard-0").setFaults(FaultConfig.none().withHangAfterTokens(1));
-        var ledger = cluster.gateway().routing().ledger();
+        var ledger = cluster.gateway().routing().session().requests();
 
         try (RawStream stream = new RawStream(cluster.gateway().port(), CHAT, TestCluster.chat("held", 20, true))) {
             await().atMost(Duration.ofSeconds(5)).until(stream::contentEvents, n -> n >= 1);
             // The failed pair holds nothing: its prefill and decode were released before the standard pod was charged.
             assertThat(ledger.outstanding()).as("one running request on the standard pod, nothing else").isEqualTo(1);
-            assertThat(cluster.gateway().routing().tokens().outstandingTokens()).isZero();
+            assertThat(cluster.gateway().routing().session().tokens().outstandingTokens()).isZero();
             assertThat(cluster.gateway().metrics().inFlight()).isEqualTo(1);
             assertThat(cluster.gateway().metrics().prefillOutstanding()).isZero();
         }

@@ -148,7 +148,7 @@ class SglangIT {
         assertThat(JSON.readTree(response.body()).path("error").path("message").asText()).contains("\"stream\"");
         assertThat(cluster.simPod("prefill-0").recordedRequests()).isEmpty();
         assertThat(cluster.simPod("decode-0").recordedRequests()).isEmpty();
-        assertThat(cluster.gateway().routing().ledger().outstanding()).isZero();
+        assertThat(cluster.gateway().routing().session().requests().outstanding()).isZero();
     }
 
     @Test

@@ -220,19 +220,24 @@ final class TestCluster implements AutoCloseable {
     /** Every request has ended: the ledger, the gateway's in-flight gauge and every pod's open streams are at zero. */
     void assertQuiescent() {
         await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
-            assertThat(gateway.routing().ledger().outstanding()).as("ledger outstanding").isZero();
-            assertThat(gateway.routing().tokens().outstandingTokens()).as("token ledger outstanding").isZero();
+            assertThat(gateway.routing().session().requests().outstanding()).as("ledger outstanding").isZero();
+            assertThat(gateway.routing().session().tokens().outstandingTokens()).as("token ledger outstanding").isZero();
             assertThat(gateway.metrics().inFlight()).as("gateway in-flight").isZero();
             assertThat(gateway.metrics().prefillOutstanding()).as("prefill legs outstanding").isZero();
             for (GatewayServer replica : replicas) {
-                assertThat(replica.routing().ledger().outstanding()).as("replica ledger outstanding").isZero();
-                assertThat(replica.routing().tokens().outstandingTokens()).as("replica token ledger").isZero();
+                assertThat(replica.routing().session().requests().outstanding()).as("replica ledger outstanding").isZero();
+                assertThat(replica.routing().session().tokens().outstandingTokens()).as("replica token ledger").isZero();
                 assertThat(replica.metrics().inFlight()).as("replica in-flight").isZero();
             }
             for (Map.Entry<String, SimPod> sim : sims.entrySet()) {
                 assertThat(sim.getValue().openStreams()).as("open streams at " + sim.getKey()).isZero();
             }
         });
+    }
+
+    /** The gateway's pod source. */
+    PodSource discovery() {
+        return discovery;
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.pdgateway.server.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.session.Admission;
+import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodRole;
@@ -57,9 +59,9 @@ class ConcurrentSelectionTest {
             }
         };
         RoutingService routing = new RoutingService(source, GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
-                "AIBRIX_PREFILL_SCORE_POLICY", "token_load", "AIBRIX_DECODE_SCORE_POLICY", "least_request")),
+                "AIBRIX_PREFILL_SCORE_POLICY", "token_load", "AIBRIX_DECODE_SCORE_POLICY", "least_request")).routing(),
                 new MetricsStore(Long.MAX_VALUE, () -> 0L), 1);
-        RoutingService.Preparation prep = routing.prepare("m", null, null, model -> null);
+        Admission prep = routing.session().admit("m", null, null);
         PromptFeatures features = new PromptFeatures(100, null, 1000);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         CountDownLatch start = new CountDownLatch(1);
@@ -68,7 +70,7 @@ class ConcurrentSelectionTest {
             done.add(pool.submit(() -> {
                 start.await();
                 for (int i = 0; i < PER_THREAD; i++) {
-                    assertThat(routing.route(prep, "r", features, null).decision().isPd()).isTrue();
+                    assertThat(routing.session().route(prep, features, "r", null).decision().isPd()).isTrue();
                 }
                 return null;
             }));
@@ -80,7 +82,7 @@ class ConcurrentSelectionTest {
         pool.shutdown();
         // 1000 charges of (3500 + 1000) tokens over 4 pods, each selection picking the least charged: exactly 250 each.
         for (int i = 0; i < PREFILLS; i++) {
-            assertThat(routing.tokens().activeTokens("ns/p" + i)).as("p" + i).isEqualTo(250L * 4500);
+            assertThat(routing.session().tokens().activeTokens("ns/p" + i)).as("p" + i).isEqualTo(250L * 4500);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.pdgateway.server.scrape;
 
+import io.pdgateway.engine.EngineMetricNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -33,8 +34,8 @@ class PrometheusTextTest {
 
     @Test
     void enginesReadTheirOwnNamesAndPaths() {
-        assertThat(EngineMetricNames.forEngine("trtllm").path()).isEqualTo("/prometheus/metrics");
-        assertThat(EngineMetricNames.forEngine("sglang").wanted()).contains("sglang:num_queue_reqs", "sglang:token_usage",
+        assertThat(EngineMetricNames.TRTLLM.path()).isEqualTo("/prometheus/metrics");
+        assertThat(EngineMetricNames.SGLANG.wanted()).contains("sglang:num_queue_reqs", "sglang:token_usage",
                 "sglang:gen_throughput", "sglang:num_prefill_prealloc_queue_reqs");
         assertThat(PrometheusText.sums("sglang:gen_throughput 120.5\n", Set.of("sglang:gen_throughput")))
                 .containsEntry("sglang:gen_throughput", 120.5);

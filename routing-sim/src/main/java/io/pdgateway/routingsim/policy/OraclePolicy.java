@@ -1,11 +1,12 @@
 package io.pdgateway.routingsim.policy;
 
-import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.RouteDecider;
 import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.Strategy;
 import io.pdgateway.core.routing.Step;
 import io.pdgateway.core.routing.Verdict;
 import io.pdgateway.routingsim.cluster.SimCluster;
@@ -26,7 +27,7 @@ import java.util.Map;
  * signals could still buy. It is greedy, not optimal (it neither plans for requests still to come nor weighs the delay
  * it adds to requests already there), so a production policy may beat it on some run.
  */
-public final class OraclePolicy implements RoutingPolicy {
+public final class OraclePolicy implements RouteDecider {
     public static final String STEP = "oracle";
 
     private final EligiblePods eligible;
@@ -43,8 +44,8 @@ public final class OraclePolicy implements RoutingPolicy {
     }
 
     @Override
-    public RouteDecision decide(RoutingContext context, ModelPods model) {
-        PdCandidates candidates = eligible.of(context, model);
+    public RouteDecision route(RoutingContext context) {
+        PdCandidates candidates = eligible.of(context, context.model());
         SimRequest request = workload.requests().get(Integer.parseInt(context.request().requestId()));
         long now = cluster.now();
         int prompt = request.promptTokens();
@@ -83,12 +84,12 @@ public final class OraclePolicy implements RoutingPolicy {
             }
         }
         if (bestTarget == null) {
-            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE, "no eligible pair or standard pod");
+            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, Strategy.PD, Step.NO_CANDIDATE, "no eligible pair or standard pod");
         }
         String reason = String.format(Locale.ROOT, "oracle: first token in %.1f ms, score %.3f",
                 (bestFirst - now) / 1e6, best);
         if (bestPrefill == null) {
-            return RouteDecision.single(bestTarget, Verdict.STANDARD_FALLBACK, "pd", STEP, reason);
+            return RouteDecision.single(bestTarget, Verdict.STANDARD_FALLBACK, Strategy.PD, STEP, reason);
         }
         return RouteDecision.pair(bestPrefill, bestTarget, STEP, reason, Map.of());
     }

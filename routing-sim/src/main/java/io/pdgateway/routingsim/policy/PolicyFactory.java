@@ -1,7 +1,9 @@
 package io.pdgateway.routingsim.policy;
 
-/** Builds a policy for one run. */
+import io.pdgateway.core.routing.RouteDecider;
+
+/** Builds a policy's decider for one run. */
 @FunctionalInterface
 public interface PolicyFactory {
-    RoutingPolicy create(PolicySetup setup);
+    RouteDecider create(PolicySetup setup);
 }

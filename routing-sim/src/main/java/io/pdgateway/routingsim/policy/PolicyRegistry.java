@@ -1,8 +1,12 @@
 package io.pdgateway.routingsim.policy;
 
+import io.pdgateway.core.session.RoutingSession;
 import io.pdgateway.core.spec.SpecEnv;
-import io.pdgateway.core.spec.SpecPolicies;
-import io.pdgateway.core.spec.SpecStrategies;
+import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.routing.DecodePolicy;
+import io.pdgateway.core.routing.PrefillPolicy;
+import io.pdgateway.core.routing.Strategy;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +28,7 @@ import java.util.Map;
 public final class PolicyRegistry {
     public static final String FLOOR = "round-robin";
     public static final String CEILING = "oracle";
-    static final String PD_PREFIX = SpecStrategies.PD + ":";
+    static final String PD_PREFIX = Strategy.PD.specName() + ":";
 
     /** The default run: the floor, every prefill policy with its natural decode policy, the ceiling. */
     public static final List<String> DEFAULT = List.of(FLOOR,
@@ -49,37 +53,43 @@ public final class PolicyRegistry {
         String name = rawName.trim().toLowerCase(Locale.ROOT);
         if (name.equals(FLOOR)) {
             return new PolicySpec(FLOOR, "floor", "round-robin over eligible pairs, no load signal", Map.of(), null,
-                    setup -> new RoundRobinPolicy(setup.settings().promptLengthBucketing()));
+                    setup -> new RoundRobinPolicy(setup.settings().routing().promptLengthBucketing()));
         }
         if (name.equals(CEILING)) {
             return new PolicySpec(CEILING, "ceiling", "most SLO slack from the engines' true state", Map.of(), null,
-                    setup -> new OraclePolicy(setup.settings().promptLengthBucketing(), setup.cluster(),
+                    setup -> new OraclePolicy(setup.settings().routing().promptLengthBucketing(), setup.cluster(),
                             setup.workload(), setup.slo()));
         }
-        if (name.equals(SpecStrategies.PD)) {
-            return pd(SpecPolicies.DEFAULT_PREFILL, SpecPolicies.DEFAULT_DECODE);
+        Optional<Strategy> strategy = Strategy.named(name);
+        if (strategy.filter(Strategy::isPd).isPresent()) {
+            GatewaySettings defaults = GatewaySettings.defaults();
+            return pd(defaults.pd().prefillScorePolicy(), defaults.pd().decodeScorePolicy());
         }
         if (name.startsWith(PD_PREFIX)) {
             String[] parts = name.substring(PD_PREFIX.length()).split(":");
-            if (parts.length == 2 && SpecPolicies.PREFILL.contains(parts[0]) && SpecPolicies.DECODE.contains(parts[1])) {
-                return pd(parts[0], parts[1]);
+            Optional<PrefillPolicy> prefill = PrefillPolicy.named(parts[0]);
+            Optional<DecodePolicy> decode = parts.length == 2 ? DecodePolicy.named(parts[1]) : Optional.empty();
+            if (parts.length == 2 && prefill.isPresent() && decode.isPresent()) {
+                return pd(prefill.get(), decode.get());
             }
             throw new IllegalArgumentException("policy " + rawName + ": expected pd:<prefill>:<decode> with prefill one "
-                    + "of " + SpecPolicies.PREFILL + " and decode one of " + SpecPolicies.DECODE);
+                    + "of " + PrefillPolicy.specNames() + " and decode one of " + DecodePolicy.specNames());
         }
-        if (SpecStrategies.isSupported(name)) {
+        if (strategy.isPresent()) {
             return new PolicySpec(name, "production", "routing-strategy: " + name + " (standard pods only)", Map.of(),
-                    name, setup -> new CascadePolicy(setup.settings()));
+                    name, setup -> RoutingSession.productionRouter(setup.settings().routing()));
         }
         throw new IllegalArgumentException("policy " + rawName + " not found; known: " + FLOOR + ", " + CEILING
-                + ", pd, pd:<prefill>:<decode> (prefill " + SpecPolicies.PREFILL + ", decode " + SpecPolicies.DECODE
-                + "), " + String.join(", ", SpecStrategies.SUPPORTED));
+                + ", pd, pd:<prefill>:<decode> (prefill " + PrefillPolicy.specNames() + ", decode "
+                + DecodePolicy.specNames() + "), " + String.join(", ", Strategy.specNames()));
     }
 
-    private static PolicySpec pd(String prefill, String decode) {
+    private static PolicySpec pd(PrefillPolicy prefillPolicy, DecodePolicy decodePolicy) {
+        String prefill = prefillPolicy.specName();
+        String decode = decodePolicy.specName();
         return new PolicySpec(PD_PREFIX + prefill + ":" + decode, "production",
                 "production cascade, prefill " + prefill + ", decode " + decode,
                 Map.of(SpecEnv.PREFILL_SCORE_POLICY, prefill, SpecEnv.DECODE_SCORE_POLICY, decode), null,
-                setup -> new CascadePolicy(setup.settings()));
+                setup -> RoutingSession.productionRouter(setup.settings().routing()));
     }
 }

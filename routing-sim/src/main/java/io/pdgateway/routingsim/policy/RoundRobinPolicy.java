@@ -1,11 +1,12 @@
 package io.pdgateway.routingsim.policy;
 
-import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.RouteDecider;
 import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.Strategy;
 import io.pdgateway.core.routing.Step;
 import io.pdgateway.core.routing.Verdict;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import java.util.Map;
  * the eligible (prefill, decode) pairs, and through the eligible standard pods when no pair covers the prompt. Each
  * eligible set keeps its own turn, so prompts of different buckets do not skew each other's rotation.
  */
-public final class RoundRobinPolicy implements RoutingPolicy {
+public final class RoundRobinPolicy implements RouteDecider {
     public static final String STEP = "round-robin";
 
     private final EligiblePods eligible;
@@ -27,16 +28,16 @@ public final class RoundRobinPolicy implements RoutingPolicy {
     }
 
     @Override
-    public RouteDecision decide(RoutingContext context, ModelPods model) {
-        PdCandidates candidates = eligible.of(context, model);
+    public RouteDecision route(RoutingContext context) {
+        PdCandidates candidates = eligible.of(context, context.model());
         long turn = turns.computeIfAbsent(key(candidates), k -> new long[1])[0]++;
         if (!candidates.hasCompletePair()) {
             if (candidates.standard().isEmpty()) {
-                return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE,
+                return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, Strategy.PD, Step.NO_CANDIDATE,
                         "no eligible pair or standard pod");
             }
             Pod pod = candidates.standard().get((int) (turn % candidates.standard().size()));
-            return RouteDecision.single(pod, Verdict.STANDARD_FALLBACK, "pd", Step.BUCKET_FALLBACK,
+            return RouteDecision.single(pod, Verdict.STANDARD_FALLBACK, Strategy.PD, Step.BUCKET_FALLBACK,
                     "round-robin standard pod " + pod.name());
         }
         long pairs = 0;

@@ -9,7 +9,7 @@ import io.pdgateway.routingsim.event.EventQueue;
 import io.pdgateway.routingsim.gateway.SimGateway;
 import io.pdgateway.routingsim.policy.PolicySetup;
 import io.pdgateway.routingsim.policy.PolicySpec;
-import io.pdgateway.routingsim.policy.RoutingPolicy;
+import io.pdgateway.core.routing.RouteDecider;
 import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.routingsim.workload.Workload;
 import io.pdgateway.workload.Slo;
@@ -50,8 +50,8 @@ public final class PolicyRun {
         long wallStart = System.nanoTime();
         EventQueue queue = new EventQueue();
         GatewaySettings settings = settings(shape, spec);
-        SimCluster cluster = SimCluster.build(shape, queue, settings.metricRefreshIntervalMs() * 1_000_000L);
-        RoutingPolicy policy = spec.factory().create(new PolicySetup(settings, cluster, workload, slo));
+        SimCluster cluster = SimCluster.build(shape, queue, settings.scrape().refreshIntervalMs() * 1_000_000L);
+        RouteDecider policy = spec.factory().create(new PolicySetup(settings, cluster, workload, slo));
         SimGateway gateway = new SimGateway(settings, spec.strategyHeader(), policy, cluster, queue,
                 shape.timing().blockSizeTokens(), seed);
         List<SimRequest> requests = workload.requests();
@@ -86,7 +86,7 @@ public final class PolicyRun {
         }
         List<RequestRecord> list = new ArrayList<>(Arrays.asList(records));
         list.removeIf(r -> r == null);
-        return new RunResult(spec, gateway.strategy(), list, pods, queue.fired(), System.nanoTime() - wallStart,
+        return new RunResult(spec, gateway.strategy().specName(), list, pods, queue.fired(), System.nanoTime() - wallStart,
                 violations, gateway.warnings());
     }
 

@@ -1,6 +1,6 @@
 package io.pdgateway.routingsim.run;
 
-import io.pdgateway.core.ledger.Charges;
+import io.pdgateway.core.session.Lease;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.DecisionKind;
 import io.pdgateway.core.routing.RouteDecision;
@@ -10,7 +10,7 @@ import io.pdgateway.routingsim.engine.EngineListener;
 import io.pdgateway.routingsim.engine.EngineRequest;
 import io.pdgateway.routingsim.engine.SimEngine;
 import io.pdgateway.routingsim.event.EventQueue;
-import io.pdgateway.routingsim.gateway.Routed;
+import io.pdgateway.core.session.Routed;
 import io.pdgateway.routingsim.workload.SimRequest;
 import java.util.function.Consumer;
 
@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  */
 final class RequestJourney implements EngineListener {
     private final SimRequest request;
-    private final Charges charges;
+    private final Lease charges;
     // What the record needs of the decision; the decision itself (with every pod's score) is not kept.
     private final DecisionKind kind;
     private final Verdict verdict;
@@ -42,7 +42,7 @@ final class RequestJourney implements EngineListener {
             Consumer<RequestRecord> done) {
         this.request = request;
         RouteDecision decision = routed.decision();
-        this.charges = routed.charges();
+        this.charges = routed.lease();
         this.kind = decision.kind();
         this.verdict = decision.verdict();
         this.step = decision.step();
@@ -90,7 +90,7 @@ final class RequestJourney implements EngineListener {
         SimEngine decode = cluster.engine(targetPod);
         int prompt = request.promptTokens();
         prefill.holdKv(prompt);
-        charges.releasePrefill();
+        charges.prefillDone();
         EngineRequest decodeLeg = new EngineRequest(request.blockHashes(), prompt, request.outputTokens(), false, this);
         decode.kvFetchStarted(decodeLeg);
         queue.schedule(prefill.bookTransfer(prompt), at -> {
@@ -111,7 +111,7 @@ final class RequestJourney implements EngineListener {
         }
         ended = true;
         if (charges != null) {
-            charges.releaseAll();
+            charges.release();
         }
         done.accept(new RequestRecord(request.index(), request.arrivalNanos(), request.promptTokens(),
                 request.outputTokens(), kind, verdict, step, prefillPod == null ? null : prefillPod.name(),

@@ -10,6 +10,7 @@ import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.routing.RouteRequest;
 import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.Strategy;
 import io.pdgateway.routingsim.cluster.SimCluster;
 import io.pdgateway.routingsim.engine.EngineListener;
 import io.pdgateway.routingsim.engine.EngineRequest;
@@ -36,9 +37,9 @@ class PolicyTest {
     private final GatewaySettings settings = GatewaySettings.fromEnv(Map.of("AIBRIX_PROMPT_LENGTH_BUCKETING", "true"));
 
     private RoutingContext context(int index, int promptTokens) {
-        return new RoutingContext(new RouteRequest("my-model", Integer.toString(index), promptTokens, "pd", null,
-                settings.pd(), null, null), LoadView.IDLE, new PrefixIndex(100, Long.MAX_VALUE), new SplittableRandom(1),
-                1);
+        return new RoutingContext(new RouteRequest("my-model", Integer.toString(index), promptTokens, Strategy.PD, null,
+                settings.pd(), null, null), cluster.model(), LoadView.IDLE, new PrefixIndex(100, Long.MAX_VALUE),
+                new SplittableRandom(1), 1);
     }
 
     @Test
@@ -60,10 +61,10 @@ class PolicyTest {
         RoundRobinPolicy floor = new RoundRobinPolicy(true);
         List<String> rolesets = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            rolesets.add(floor.decide(context(i, 1000), cluster.model()).prefill().rolesetName());
+            rolesets.add(floor.route(context(i, 1000)).prefill().rolesetName());
         }
         assertThat(rolesets).containsExactly("pd-0", "pd-1", "pd-2", "pd-0", "pd-1", "pd-2");
-        RouteDecision longPrompt = floor.decide(context(6, 9000), cluster.model());
+        RouteDecision longPrompt = floor.route(context(6, 9000));
         assertThat(longPrompt.kind()).isEqualTo(DecisionKind.SINGLE);
         assertThat(longPrompt.target().name()).isEqualTo("std-0");
     }
@@ -79,7 +80,7 @@ class PolicyTest {
                 engine.submit(new EngineRequest(new long[0], 4000, 1, true, IGNORE));
             }
         }
-        RouteDecision decision = oracle.decide(context(0, 2000), cluster.model());
+        RouteDecision decision = oracle.route(context(0, 2000));
         assertThat(decision.prefill().name()).isEqualTo("pd-2-prefill-0");
         assertThat(decision.step()).isEqualTo(OraclePolicy.STEP);
     }

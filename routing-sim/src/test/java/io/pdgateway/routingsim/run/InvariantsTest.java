@@ -8,9 +8,9 @@ import io.pdgateway.routingsim.engine.EngineListener;
 import io.pdgateway.routingsim.engine.EngineRequest;
 import io.pdgateway.routingsim.engine.SimEngine;
 import io.pdgateway.routingsim.event.EventQueue;
-import io.pdgateway.routingsim.gateway.Routed;
+import io.pdgateway.core.session.Routed;
+import io.pdgateway.core.session.RoutingSession;
 import io.pdgateway.routingsim.gateway.SimGateway;
-import io.pdgateway.routingsim.policy.CascadePolicy;
 import io.pdgateway.routingsim.workload.Workload;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,8 @@ class InvariantsTest {
     private final SimCluster cluster = SimCluster.build(SimFixtures.smallCluster(), queue, 50_000_000L);
     private final GatewaySettings settings = GatewaySettings.fromEnv(Map.of("AIBRIX_PROMPT_LENGTH_BUCKETING", "true",
             "AIBRIX_PREFILL_SCORE_POLICY", "token_load", "AIBRIX_DECODE_SCORE_POLICY", "token_load"));
-    private final SimGateway gateway = new SimGateway(settings, null, new CascadePolicy(settings), cluster, queue, 16, 1);
+    private final SimGateway gateway = new SimGateway(settings, null,
+            RoutingSession.productionRouter(settings.routing()), cluster, queue, 16, 1);
     private final Workload chat = SimFixtures.chat(5);
 
     @Test
@@ -42,8 +43,8 @@ class InvariantsTest {
                 .anyMatch(v -> v.contains("request ledger not at zero"))
                 .anyMatch(v -> v.contains("token ledger not at zero"));
 
-        routed.charges().releaseAll();
-        routed.charges().releaseAll(); // idempotent, as in production
+        routed.lease().release();
+        routed.lease().release(); // idempotent, as in production
         assertThat(gateway.ledger().outstanding()).isZero();
         assertThat(gateway.tokens().outstandingTokens()).isZero();
     }

@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Spec step 2, three ordered checks over the decode pods; the first that fires picks one decode pod and aligns the
+ * Spec step 2, three ordered checks over the decode pods (not under the token_load decode policy, whose ledger
+ * replaces what they pick by); the first that fires picks one decode pod and aligns the
  * prefill side to its roleset:
  * <ol>
  *   <li>request-count spread (max − min ≥ AIBRIX_DECODE_LOAD_IMBALANCE_MIN_SPREAD) among pods that have a running
@@ -33,7 +34,10 @@ public final class DecodeImbalanceFastPath implements FastPath {
     }
 
     @Override
-    public Optional<Narrowing> apply(RoutingContext context, PdCandidates candidates) {
+    public Optional<Result> apply(RoutingContext context, PdCandidates candidates) {
+        if (!context.request().knobs().decodeScorePolicy().takesDecodeFastPath()) {
+            return Optional.empty();
+        }
         List<Pod> decodes = PdCandidatesNarrowing.side(candidates, false);
         if (decodes.size() < 2) {
             return Optional.empty();
@@ -92,7 +96,7 @@ public final class DecodeImbalanceFastPath implements FastPath {
         return seen < 2 ? 0 : max - min;
     }
 
-    private static Optional<Narrowing> pick(RoutingContext context, PdCandidates candidates, List<Pod> decodes,
+    private static Optional<Result> pick(RoutingContext context, PdCandidates candidates, List<Pod> decodes,
             double[] values, boolean[] eligible, String check) {
         int best = LowestPicker.lowestIndex(values, eligible, context.random());
         Pod chosen = decodes.get(best);

@@ -23,7 +23,7 @@ public final class PrefillImbalanceFastPath implements FastPath {
     }
 
     @Override
-    public Optional<Narrowing> apply(RoutingContext context, PdCandidates candidates) {
+    public Optional<Result> apply(RoutingContext context, PdCandidates candidates) {
         List<Pod> prefills = PdCandidatesNarrowing.side(candidates, true);
         if (prefills.size() < 2) {
             return Optional.empty();

@@ -67,7 +67,7 @@ public final class FinalPairPicker implements PairPicker {
             }
         }
         if (bestPrefill == null) {
-            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, "pd", Step.NO_CANDIDATE,
+            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, io.pdgateway.core.routing.Strategy.PD, Step.NO_CANDIDATE,
                     "no roleset has a scored prefill and decode pod");
         }
         Pod chosenPrefill = bestPrefill;

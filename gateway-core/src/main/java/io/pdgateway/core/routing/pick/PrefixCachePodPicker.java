@@ -1,6 +1,7 @@
 package io.pdgateway.core.routing.pick;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.PodPicker;
 import io.pdgateway.core.routing.RoutingContext;
 import java.util.List;
 import java.util.Map;
@@ -9,13 +10,18 @@ import java.util.Map;
  * The non-PD prefix-cache strategy (reference §5.5): least-request when running counts are badly spread; otherwise
  * the pod with the longest prefix match among those not overloaded (running ≤ mean + k·sd), else least-request.
  */
-public final class PrefixCachePodPicker {
+public final class PrefixCachePodPicker implements PodPicker {
+    public static final String NAME = "prefix-cache";
     /** Upstream AIBRIX_PREFIX_CACHE_POD_RUNNING_REQUEST_IMBALANCE_ABS_COUNT: spreads above 8 mean balance first. */
     static final int IMBALANCE_ABS_COUNT = 8;
 
-    private PrefixCachePodPicker() {}
+    @Override
+    public String name() {
+        return NAME;
+    }
 
-    public static Pod pick(RoutingContext context, List<Pod> pods) {
+    @Override
+    public Pod pick(RoutingContext context, List<Pod> pods) {
         int n = pods.size();
         double sum = 0;
         int min = Integer.MAX_VALUE;

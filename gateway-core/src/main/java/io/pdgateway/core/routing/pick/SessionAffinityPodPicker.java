@@ -3,6 +3,8 @@ package io.pdgateway.core.routing.pick;
 import io.pdgateway.core.model.Pod;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import io.pdgateway.core.routing.PodPicker;
+import io.pdgateway.core.routing.RoutingContext;
 import java.util.random.RandomGenerator;
 
 /**
@@ -10,13 +12,22 @@ import java.util.random.RandomGenerator;
  * pod and only the sessions of a pod that leaves move. Without a key (or one over 256 bytes, which the spec says to
  * ignore) any pod will do.
  */
-public final class SessionAffinityPodPicker {
+public final class SessionAffinityPodPicker implements PodPicker {
+    public static final String NAME = "session-affinity";
     /** Spec, token_load session delta: keys longer than 256 bytes are ignored. */
     public static final int MAX_KEY_BYTES = 256;
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    private SessionAffinityPodPicker() {}
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Pod pick(RoutingContext context, List<Pod> pods) {
+        return pick(context.request().sessionKey(), pods, context.random());
+    }
 
     public static Pod pick(String sessionKey, List<Pod> pods, RandomGenerator random) {
         if (sessionKey == null || sessionKey.isEmpty()

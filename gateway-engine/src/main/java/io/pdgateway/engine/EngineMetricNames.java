@@ -1,11 +1,11 @@
-package io.pdgateway.server.scrape;
+package io.pdgateway.engine;
 
 import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Which exported metric feeds which routing signal, per engine (reference §4). A null name means the engine does
- * not export that signal.
+ * Which exported metric feeds which routing signal for one engine, and where the engine serves them (reference §4).
+ * Each {@link EngineAdapter} owns its engine's; a null name means the engine does not export that signal.
  *
  * @param waiting queued requests
  * @param prefillPrealloc SGLang's prefill pre-allocation queue
@@ -19,23 +19,15 @@ public record EngineMetricNames(String path, String waiting, String prefillPreal
         String kvUsage, String kvUsageFallback, String throughputGauge, String generationCounter,
         String prefillTimeHistogram) {
 
-    static final EngineMetricNames VLLM = new EngineMetricNames("/metrics", "vllm:num_requests_waiting", null, null,
+    public static final EngineMetricNames VLLM = new EngineMetricNames("/metrics", "vllm:num_requests_waiting", null, null,
             "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "vllm:avg_generation_throughput_toks_per_s",
             "vllm:generation_tokens_total", "vllm:request_prefill_time_seconds");
-    static final EngineMetricNames SGLANG = new EngineMetricNames("/metrics", "sglang:num_queue_reqs",
+    public static final EngineMetricNames SGLANG = new EngineMetricNames("/metrics", "sglang:num_queue_reqs",
             "sglang:num_prefill_prealloc_queue_reqs", "sglang:num_decode_prealloc_queue_reqs", "sglang:token_usage",
             null, "sglang:gen_throughput", null, null);
     /** TensorRT-LLM serves Prometheus under /prometheus/metrics and exports KV utilisation only (reference §4). */
-    static final EngineMetricNames TRTLLM = new EngineMetricNames("/prometheus/metrics", null, null, null,
+    public static final EngineMetricNames TRTLLM = new EngineMetricNames("/prometheus/metrics", null, null, null,
             "trtllm_kv_cache_utilization", null, null, null, null);
-
-    public static EngineMetricNames forEngine(String engine) {
-        return switch (engine) {
-            case "sglang" -> SGLANG;
-            case "trtllm" -> TRTLLM;
-            default -> VLLM;
-        };
-    }
 
     /** Every sample name worth reading from this engine's exposition. */
     public Set<String> wanted() {

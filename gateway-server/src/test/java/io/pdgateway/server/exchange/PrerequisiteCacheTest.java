@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * minute, one lookup for concurrent misses, failures not kept, invalid metadata refused with a clear message, and a
  * worker that does not answer given up after 3 s. Against a real HTTP server on loopback, with a virtual clock.
  */
-class ServerInfoCacheTest {
+class PrerequisiteCacheTest {
     private static final String VALID = "{\"disaggregated_params\":{\"ctx_info_endpoint\":\"tcp://10.1.2.3:5000\","
             + "\"ctx_dp_rank\":0}}";
 
@@ -41,7 +41,7 @@ class ServerInfoCacheTest {
     private final TrtllmAdapter adapter = new TrtllmAdapter(true, new TrtRequestIds(0, InstantSource.system()));
     private HttpServer server;
     private HttpClient client;
-    private ServerInfoCache cache;
+    private PrerequisiteCache cache;
     private Pod pod;
 
     @BeforeEach
@@ -53,7 +53,7 @@ class ServerInfoCacheTest {
             } // null: never answers
         }).listen(0, "127.0.0.1").await();
         client = vertx.createHttpClient();
-        cache = new ServerInfoCache(vertx, client, now::get);
+        cache = new PrerequisiteCache(vertx, client, now::get);
         pod = new Pod("ns", "ctx-0", "m", "127.0.0.1", server.actualPort(), server.actualPort(), "trtllm",
                 PodRole.PREFILL, "rs", null, 8998, null, Map.of());
     }
@@ -69,19 +69,19 @@ class ServerInfoCacheTest {
 
     @Test
     void withinTheMinute_oneLookup_afterIt_lookedUpAgain() throws Exception {
-        assertThat(get(cache.get(pod, adapter))).isEqualTo(new TrtServerInfo("tcp://10.1.2.3:5000", 0, null));
+        assertThat(get(cache.get(pod, adapter.prerequisite()))).isEqualTo(new TrtServerInfo("tcp://10.1.2.3:5000", 0, null));
         now.set(now.get().plusSeconds(59));
-        get(cache.get(pod, adapter));
+        get(cache.get(pod, adapter.prerequisite()));
         assertThat(lookups).hasValue(1);
         now.set(now.get().plusSeconds(2));
-        get(cache.get(pod, adapter));
+        get(cache.get(pod, adapter.prerequisite()));
         assertThat(lookups).hasValue(2);
     }
 
     @Test
     void concurrentMisses_shareOneLookup() throws Exception {
-        Future<TrtServerInfo> first = cache.get(pod, adapter);
-        Future<TrtServerInfo> second = cache.get(pod, adapter);
+        Future<Object> first = cache.get(pod, adapter.prerequisite());
+        Future<Object> second = cache.get(pod, adapter.prerequisite());
         assertThat(get(first)).isEqualTo(get(second));
         assertThat(lookups).hasValue(1);
     }
@@ -89,24 +89,24 @@ class ServerInfoCacheTest {
     @Test
     void failedLookup_notKept_nextRequestAsksAgain() throws Exception {
         status.set(500);
-        assertThatThrownBy(() -> get(cache.get(pod, adapter))).isInstanceOf(ExecutionException.class)
+        assertThatThrownBy(() -> get(cache.get(pod, adapter.prerequisite()))).isInstanceOf(ExecutionException.class)
                 .hasMessageContaining("answered 500");
         status.set(200);
-        assertThat(get(cache.get(pod, adapter)).ctxInfoEndpoint()).isEqualTo("tcp://10.1.2.3:5000");
+        assertThat(((TrtServerInfo) get(cache.get(pod, adapter.prerequisite()))).ctxInfoEndpoint()).isEqualTo("tcp://10.1.2.3:5000");
         assertThat(lookups).hasValue(2);
     }
 
     @Test
     void emptyMetadata_refusedNamingThePythonTransceiver() {
         answer.set("{\"disaggregated_params\":{}}");
-        assertThatThrownBy(() -> get(cache.get(pod, adapter))).hasMessageContaining("Python KV-cache transceiver");
+        assertThatThrownBy(() -> get(cache.get(pod, adapter.prerequisite()))).hasMessageContaining("Python KV-cache transceiver");
     }
 
     @Test
     void silentWorker_givenUpAfterThreeSeconds() {
         answer.set(null);
         long started = System.nanoTime();
-        assertThatThrownBy(() -> get(cache.get(pod, adapter))).hasMessageContaining("did not answer within 3000 ms");
+        assertThatThrownBy(() -> get(cache.get(pod, adapter.prerequisite()))).hasMessageContaining("did not answer within 3000 ms");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(2900),
                 Duration.ofSeconds(4));
     }

@@ -1,9 +1,8 @@
 package io.pdgateway.server.exchange;
 
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineProtocolException;
-import io.pdgateway.engine.trtllm.TrtServerInfo;
+import io.pdgateway.engine.PodPrerequisite;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -17,13 +16,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The context workers' {@code /server_info} metadata for TensorRT-LLM generation_first, looked up lazily (pods need not
- * exist when the gateway starts) and kept for a minute, so only the first request to a worker in each minute waits for
- * it. Concurrent misses for one worker share one lookup; a failed lookup is not kept, so the next request asks again.
- * Keyed by pod identity and address: a pod that came back on another IP is another worker. Thread-safe; completes
+ * The per-pod metadata an engine's plan needs before either leg is sent ({@link PodPrerequisite}: TensorRT-LLM
+ * generation_first reads the context worker's {@code /server_info}), looked up lazily (pods need not exist when the
+ * gateway starts) and kept for a minute, so only the first request to a pod in each minute waits for it. Concurrent misses for one worker share one lookup; a failed lookup is not kept, so the next request asks again.
+ * Keyed by pod identity and address: a pod that came back on another IP is another pod. Thread-safe; completes
  * its futures on the event loop that started the lookup (callers hop back to their own).
  */
-public final class ServerInfoCache {
+public final class PrerequisiteCache {
     /** Spec, "TensorRT-LLM Parallel Scheduling": 3-second lookup timeout. */
     static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(3);
     /** Spec: 1-minute TTL. */
@@ -31,28 +30,28 @@ public final class ServerInfoCache {
     /** Bounds the map when pods churn: far more context workers than one gateway routes to. */
     static final int MAX_ENTRIES = 1024;
 
-    private record Entry(Future<TrtServerInfo> info, Instant expires) {}
+    private record Entry(Future<Object> info, Instant expires) {}
 
     private final Vertx vertx;
     private final HttpClient client;
     private final InstantSource clock;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
-    public ServerInfoCache(Vertx vertx, HttpClient client, InstantSource clock) {
+    public PrerequisiteCache(Vertx vertx, HttpClient client, InstantSource clock) {
         this.vertx = vertx;
         this.client = client;
         this.clock = clock;
     }
 
     /** The pod's metadata: from the cache, or from a lookup (shared with concurrent callers). */
-    public Future<TrtServerInfo> get(Pod pod, EngineAdapter adapter) {
-        String key = pod.id() + "@" + pod.address();
+    public Future<Object> get(Pod pod, PodPrerequisite prerequisite) {
+        String key = pod.id() + "@" + pod.address() + prerequisite.path();
         Instant now = clock.instant();
         Entry cached = entries.get(key);
         if (cached != null && (!cached.info().isComplete() || now.isBefore(cached.expires()))) {
             return cached.info();
         }
-        Promise<TrtServerInfo> promise = Promise.promise();
+        Promise<Object> promise = Promise.promise();
         Entry fresh = new Entry(promise.future(), Instant.MAX);
         Entry raced = entries.compute(key, (k, old) -> old == null || old == cached ? fresh : old);
         if (raced != fresh) {
@@ -61,7 +60,7 @@ public final class ServerInfoCache {
         if (entries.size() > MAX_ENTRIES) {
             entries.entrySet().removeIf(e -> e.getValue().info().isComplete() && !now.isBefore(e.getValue().expires()));
         }
-        lookUp(pod, adapter).onComplete(done -> {
+        lookUp(pod, prerequisite).onComplete(done -> {
             if (done.succeeded()) {
                 entries.replace(key, fresh, new Entry(fresh.info(), clock.instant().plus(TTL)));
             } else {
@@ -72,8 +71,8 @@ public final class ServerInfoCache {
         return promise.future();
     }
 
-    private Future<TrtServerInfo> lookUp(Pod pod, EngineAdapter adapter) {
-        String path = adapter.serverInfoPath();
+    private Future<Object> lookUp(Pod pod, PodPrerequisite prerequisite) {
+        String path = prerequisite.path();
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setHost(pod.ip()).setPort(pod.port())
                 .setURI(path);
         return PodCall.send(vertx, client, options, null, LOOKUP_TIMEOUT.toMillis()).compose(answer -> {
@@ -81,7 +80,7 @@ public final class ServerInfoCache {
                 return Future.failedFuture(path + " answered " + answer.status());
             }
             try {
-                return Future.succeededFuture(adapter.parseServerInfo(answer.body()));
+                return Future.succeededFuture(prerequisite.parser().parse(answer.body()));
             } catch (EngineProtocolException e) {
                 return Future.failedFuture(e.getMessage());
             }

@@ -1,29 +1,39 @@
 package io.pdgateway.core.routing.fastpath;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.FastPath;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.PdCandidatesNarrowing;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.Step;
+import io.pdgateway.core.routing.Strategy;
+import io.pdgateway.core.routing.Verdict;
 import io.pdgateway.core.routing.pick.LowestPicker;
 import java.util.List;
 import java.util.Optional;
-import java.util.random.RandomGenerator;
 
 /**
  * Spec step 0, shouldPickCombined(): when a bucket-matched pair exists but its prefill or decode pods are heavily
  * loaded while a standard pod is nearly idle, the standard pod serves. Load is the queue-drain score
  * s = queued / drain_rate (reference §3 step C); an empty queue is 0, so a cold standard pod is idle.
  */
-public final class CombinedOverflow {
+public final class CombinedOverflowFastPath implements FastPath {
+    public static final String NAME = "combined-overflow";
     /** Reference §3: a standard pod with s below this is idle enough to take overflow. */
     static final double COMBINED_LOW = 0.25;
     /** Reference §3: a PD pod with s above this is heavily loaded. */
     static final double PD_HIGH = 1.0;
 
-    private CombinedOverflow() {}
+    @Override
+    public String name() {
+        return NAME;
+    }
 
-    /** The standard pod to use instead of the pair, or empty when PD should serve. */
-    public static Optional<Pod> pick(PdCandidates candidates, LoadView load, RandomGenerator random) {
+    @Override
+    public Optional<Result> apply(RoutingContext context, PdCandidates candidates) {
+        LoadView load = context.load();
         List<Pod> standard = candidates.standard();
         if (standard.isEmpty()) {
             return Optional.empty();
@@ -41,7 +51,12 @@ public final class CombinedOverflow {
             return Optional.empty();
         }
         // scoreCombinedPods: the standard pod with the lowest s; NaN scores are skipped.
-        return Optional.ofNullable(LowestPicker.lowest(standard, pod -> score(pod, load), random));
+        Pod pod = LowestPicker.lowest(standard, p -> score(p, load), context.random());
+        if (pod == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Decided(RouteDecision.single(pod, Verdict.STANDARD_FALLBACK, Strategy.PD,
+                Step.COMBINED_OVERFLOW, "PD pods heavily loaded while standard pod " + pod.name() + " is idle")));
     }
 
     private static boolean anyHigh(List<Pod> pods, LoadView load) {

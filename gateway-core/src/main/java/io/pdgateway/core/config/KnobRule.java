@@ -1,0 +1,153 @@
+package io.pdgateway.core.config;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * How one knob's value is read and checked, from the environment (text) and from a profile's routingConfig (a JSON
+ * value). A value that breaks the rule yields null and the caller keeps the default with a warning (upstream's env
+ * loader does the same), unless the knob is fatal.
+ */
+public interface KnobRule<T> {
+    /** The value of an environment variable, or null when it breaks the rule. */
+    T fromText(String text);
+
+    /** The value of a routingConfig field, or null when it breaks the rule (numbers must be JSON numbers there). */
+    T fromJson(Object json);
+
+    /** What a valid value looks like, completing "X=v ... ; using default" (e.g. "must be a positive number"). */
+    String requirement();
+
+    /** A finite number > 0. */
+    static KnobRule<Double> positive() {
+        return number(v -> v > 0, "must be a positive number");
+    }
+
+    /** A finite number ≥ 0 (0 disables a timeout). */
+    static KnobRule<Double> nonNegative() {
+        return number(v -> v >= 0, "must be a number >= 0");
+    }
+
+    /** A number within [min, max]. */
+    static KnobRule<Double> within(double min, double max) {
+        return number(v -> v >= min && v <= max, "must be within " + min + ".." + max);
+    }
+
+    /** An integer within [min, max). */
+    static KnobRule<Integer> integerBelow(int min, int limit) {
+        return new KnobRule<>() {
+            @Override
+            public Integer fromText(String text) {
+                try {
+                    int value = Integer.parseInt(text);
+                    return value >= min && value < limit ? value : null;
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+
+            @Override
+            public Integer fromJson(Object json) {
+                return json instanceof Integer i && i >= min && i < limit ? i : null;
+            }
+
+            @Override
+            public String requirement() {
+                return "must be an integer in [" + min + ", " + limit + ")";
+            }
+        };
+    }
+
+    /** "true"/"1" or "false"/"0", any case. */
+    static KnobRule<Boolean> bool() {
+        return new KnobRule<>() {
+            @Override
+            public Boolean fromText(String text) {
+                if (text.equalsIgnoreCase("true") || text.equals("1")) {
+                    return true;
+                }
+                if (text.equalsIgnoreCase("false") || text.equals("0")) {
+                    return false;
+                }
+                return null;
+            }
+
+            @Override
+            public Boolean fromJson(Object json) {
+                return json instanceof Boolean b ? b : null;
+            }
+
+            @Override
+            public String requirement() {
+                return "is not a boolean";
+            }
+        };
+    }
+
+    /** Any text, as given (trimmed). */
+    static KnobRule<String> text() {
+        return new KnobRule<>() {
+            @Override
+            public String fromText(String text) {
+                return text;
+            }
+
+            @Override
+            public String fromJson(Object json) {
+                return json instanceof String s && !s.isBlank() ? s.trim() : null;
+            }
+
+            @Override
+            public String requirement() {
+                return "must be text";
+            }
+        };
+    }
+
+    /** One of a closed set of names, looked up by {@code named} (which decides about case). */
+    static <E> KnobRule<E> oneOf(Function<String, Optional<E>> named, List<String> names) {
+        return new KnobRule<>() {
+            @Override
+            public E fromText(String text) {
+                return named.apply(text.toLowerCase(Locale.ROOT)).orElse(null);
+            }
+
+            @Override
+            public E fromJson(Object json) {
+                return json == null ? null : named.apply(json.toString().trim().toLowerCase(Locale.ROOT)).orElse(null);
+            }
+
+            @Override
+            public String requirement() {
+                return "is not one of " + names;
+            }
+        };
+    }
+
+    private static KnobRule<Double> number(java.util.function.DoublePredicate valid, String requirement) {
+        return new KnobRule<>() {
+            @Override
+            public Double fromText(String text) {
+                try {
+                    double value = Double.parseDouble(text);
+                    return Double.isFinite(value) && valid.test(value) ? value : null;
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+
+            @Override
+            public Double fromJson(Object json) {
+                return json instanceof Number n && Double.isFinite(n.doubleValue()) && valid.test(n.doubleValue())
+                        ? n.doubleValue() : null;
+            }
+
+            @Override
+            public String requirement() {
+                return requirement;
+            }
+        };
+    }
+}

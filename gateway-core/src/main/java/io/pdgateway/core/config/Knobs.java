@@ -1,0 +1,162 @@
+package io.pdgateway.core.config;
+
+import io.pdgateway.core.routing.DecodePolicy;
+import io.pdgateway.core.routing.PrefillPolicy;
+import io.pdgateway.core.routing.Strategy;
+import io.pdgateway.core.spec.SpecEnv;
+import java.util.List;
+
+/**
+ * Every setting of the gateway, one row each: environment variable, per-profile routingConfig field (PD knobs only),
+ * default and rule. The environment, the profile overrides and the settings records all read this table. Defaults
+ * come from the spec's "Environment Variables" table unless the row says otherwise.
+ */
+public final class Knobs {
+    private Knobs() {}
+
+    // ---- Routing (RoutingSettings) ----
+    /** design.md §2: an unknown strategy stops start-up. Matched case-insensitively, unlike the header. */
+    public static final Knob<Strategy> ROUTING_ALGORITHM = Knob.fatal(SpecEnv.ROUTING_ALGORITHM, Strategy.DEFAULT,
+            new KnobRule<>() {
+                @Override
+                public Strategy fromText(String text) {
+                    return Strategy.named(text.toLowerCase(java.util.Locale.ROOT)).orElse(null);
+                }
+
+                @Override
+                public Strategy fromJson(Object json) {
+                    return null;
+                }
+
+                @Override
+                public String requirement() {
+                    return "is not a routing strategy this gateway knows; supported: "
+                            + String.join(", ", Strategy.specNames());
+                }
+            });
+    public static final Knob<Boolean> PROMPT_LENGTH_BUCKETING = Knob.env(SpecEnv.PROMPT_LENGTH_BUCKETING, false,
+            KnobRule.bool());
+    public static final Knob<Boolean> BUCKET_SERVE = Knob.env(SpecEnv.BUCKET_SERVE, false, KnobRule.bool());
+    public static final Knob<BucketServeMode> BUCKET_SERVE_MODE = Knob.env(SpecEnv.BUCKET_SERVE_MODE,
+            BucketServeMode.THROUGHPUT, KnobRule.oneOf(BucketServeMode::named, BucketServeMode.specNames()));
+    /** Reference §3: defaults to 1. */
+    public static final Knob<Double> STDDEV_FACTOR = Knob.env(SpecEnv.PREFIX_CACHE_STANDARD_DEVIATION_FACTOR, 1.0,
+            KnobRule.positive());
+    /** Reference §7: character is upstream's default. */
+    public static final Knob<PrefixTokenizerType> PREFIX_CACHE_TOKENIZER = Knob.env(
+            SpecEnv.PREFIX_CACHE_TOKENIZER_TYPE, PrefixTokenizerType.CHARACTER,
+            KnobRule.oneOf(PrefixTokenizerType::named, PrefixTokenizerType.specNames()));
+    public static final Knob<Double> TOKEN_LOAD_MAX_SESSIONS = Knob.env(SpecEnv.TOKEN_LOAD_MAX_SESSIONS, 100_000.0,
+            KnobRule.positive());
+
+    // ---- PD knobs (PdKnobs): a profile's routingConfig may override each one that has a field name ----
+    public static final Knob<PrefillPolicy> PREFILL_SCORE_POLICY = Knob.pd(SpecEnv.PREFILL_SCORE_POLICY,
+            "prefillScorePolicy", PrefillPolicy.PREFIX_CACHE,
+            KnobRule.oneOf(PrefillPolicy::named, PrefillPolicy.specNames()), PdKnobs::prefillScorePolicy);
+    public static final Knob<DecodePolicy> DECODE_SCORE_POLICY = Knob.pd(SpecEnv.DECODE_SCORE_POLICY,
+            "decodeScorePolicy", DecodePolicy.LOAD_BALANCING,
+            KnobRule.oneOf(DecodePolicy::named, DecodePolicy.specNames()), PdKnobs::decodeScorePolicy);
+    public static final Knob<Double> PREFILL_REQUEST_TIMEOUT = Knob.pd(SpecEnv.PREFILL_REQUEST_TIMEOUT,
+            "prefillRequestTimeout", 30.0, KnobRule.positive(), PdKnobs::prefillRequestTimeout);
+    public static final Knob<Double> PREFILL_LOAD_IMBALANCE_MIN_SPREAD = Knob.pd(
+            SpecEnv.PREFILL_LOAD_IMBALANCE_MIN_SPREAD, "prefillLoadImbalanceMinSpread", 16.0, KnobRule.positive(),
+            PdKnobs::prefillLoadImbalanceMinSpread);
+    public static final Knob<Double> DECODE_LOAD_IMBALANCE_MIN_SPREAD = Knob.pd(
+            SpecEnv.DECODE_LOAD_IMBALANCE_MIN_SPREAD, "decodeLoadImbalanceMinSpread", 16.0, KnobRule.positive(),
+            PdKnobs::decodeLoadImbalanceMinSpread);
+    public static final Knob<Double> DECODE_THROUGHPUT_IMBALANCE_MIN_SPREAD = Knob.pd(
+            SpecEnv.DECODE_THROUGHPUT_IMBALANCE_MIN_SPREAD, "decodeThroughputImbalanceMinSpread", 2048.0,
+            KnobRule.positive(), PdKnobs::decodeThroughputImbalanceMinSpread);
+    public static final Knob<Double> DECODE_SCORE_RATIO_THRESHOLD = Knob.pd(SpecEnv.DECODE_SCORE_RATIO_THRESHOLD,
+            "decodeScoreRatioThreshold", 1.5, KnobRule.positive(), PdKnobs::decodeScoreRatioThreshold);
+    public static final Knob<Double> DECODE_LB_WEIGHT_RUNNING = Knob.pd(SpecEnv.DECODE_LB_WEIGHT_RUNNING,
+            "decodeLBWeightRunning", 1.0, KnobRule.nonNegative(), PdKnobs::decodeLbWeightRunning);
+    public static final Knob<Double> DECODE_LB_WEIGHT_THROUGHPUT = Knob.pd(SpecEnv.DECODE_LB_WEIGHT_THROUGHPUT,
+            "decodeLBWeightThroughput", 1.0, KnobRule.nonNegative(), PdKnobs::decodeLbWeightThroughput);
+    public static final Knob<Double> TOKEN_LOAD_KV_WEIGHT = Knob.pd(SpecEnv.TOKEN_LOAD_KV_WEIGHT,
+            "tokenLoadKVWeight", 0.3, KnobRule.positive(), PdKnobs::tokenLoadKvWeight);
+    public static final Knob<Double> TOKEN_LOAD_REQUEST_COST = Knob.pd(SpecEnv.TOKEN_LOAD_REQUEST_COST,
+            "tokenLoadRequestCost", 3500.0, KnobRule.positive(), PdKnobs::tokenLoadRequestCost);
+    public static final Knob<Double> TOKEN_LOAD_TTL_SECONDS = Knob.pd(SpecEnv.TOKEN_LOAD_TTL_SECONDS,
+            "tokenLoadTTLSeconds", 3600.0, KnobRule.positive(), PdKnobs::tokenLoadTtlSeconds);
+    public static final Knob<Double> TOKEN_LOAD_SESSION_TTL_SECONDS = Knob.pd(SpecEnv.TOKEN_LOAD_SESSION_TTL_SECONDS,
+            "tokenLoadSessionTTLSeconds", 1800.0, KnobRule.nonNegative(), PdKnobs::tokenLoadSessionTtlSeconds);
+    public static final Knob<Double> HYBRID_CACHE_LOAD_FACTOR = Knob.pd(SpecEnv.HYBRID_CACHE_LOAD_FACTOR,
+            "hybridCacheLoadFactor", 0.5, KnobRule.within(0, 1), PdKnobs::hybridCacheLoadFactor);
+    public static final Knob<Double> MIN_MATCH_PCT = Knob.pd(SpecEnv.MIN_MATCH_PCT, "minMatchPct", 0.0,
+            KnobRule.within(0, 100), PdKnobs::minMatchPct);
+    /**
+     * Not given by the spec: an abort is a tiny local call, so 2 s is far beyond a healthy pod's answer while still
+     * bounding how long a hung pod can hold the gateway's cleanup.
+     */
+    public static final Knob<Double> DECODE_ABORT_TIMEOUT = Knob.pd(SpecEnv.DECODE_ABORT_TIMEOUT,
+            "decodeAbortTimeout", 2.0, KnobRule.positive(), PdKnobs::decodeAbortTimeout);
+    /** Not given by the spec: one retry after a short pause covers a pod that is momentarily busy. */
+    public static final Knob<Double> DECODE_ABORT_RETRY_DELAY = Knob.pd(SpecEnv.DECODE_ABORT_RETRY_DELAY,
+            "decodeAbortRetryDelay", 0.2, KnobRule.nonNegative(), PdKnobs::decodeAbortRetryDelay);
+    /** Spec, "SGLang Decode Watchdog". */
+    public static final Knob<Double> DECODE_FIRST_RESPONSE_TIMEOUT = Knob.pd(SpecEnv.DECODE_FIRST_RESPONSE_TIMEOUT,
+            "decodeFirstResponseTimeout", 60.0, KnobRule.nonNegative(), PdKnobs::decodeFirstResponseTimeout);
+    public static final Knob<Double> DECODE_RESPONSE_TIMEOUT = Knob.pd(SpecEnv.DECODE_RESPONSE_TIMEOUT,
+            "decodeResponseTimeout", 0.0, KnobRule.nonNegative(), PdKnobs::decodeResponseTimeout);
+    public static final Knob<Double> DECODE_STREAM_IDLE_TIMEOUT = Knob.pd(SpecEnv.DECODE_STREAM_IDLE_TIMEOUT,
+            "decodeStreamIdleTimeout", 120.0, KnobRule.nonNegative(), PdKnobs::decodeStreamIdleTimeout);
+    /** Environment only (the spec lists no routingConfig field for it). */
+    public static final Knob<Boolean> DECODE_TOKEN_LOAD_OUTPUT_GROWTH = Knob.pd(SpecEnv.DECODE_TOKEN_LOAD_OUTPUT_GROWTH,
+            null, true, KnobRule.bool(), PdKnobs::decodeTokenLoadOutputGrowth);
+
+    // ---- Engine metrics scraping (ScrapeSettings) ----
+    /** Spec / reference §4: engine metrics refresh every 50 ms. */
+    public static final Knob<Double> POD_METRIC_REFRESH_INTERVAL_MS = Knob.env(SpecEnv.POD_METRIC_REFRESH_INTERVAL_MS,
+            50.0, KnobRule.positive());
+
+    // ---- Engines and their legs (EngineSettings) ----
+    public static final Knob<String> KV_CONNECTOR_TYPE = Knob.env(SpecEnv.KV_CONNECTOR_TYPE, "shfs", KnobRule.text());
+    /** Spec: a 10-bit id; outside [0, 1024) stops start-up (it must differ between replicas). */
+    public static final Knob<Integer> TRT_MACHINE_ID = Knob.fatal(SpecEnv.TRT_MACHINE_ID, 0,
+            KnobRule.integerBelow(0, 1024));
+    public static final Knob<TrtScheduleStyle> TRT_SCHEDULE_STYLE = Knob.env(SpecEnv.TRT_SCHEDULE_STYLE,
+            TrtScheduleStyle.CONTEXT_FIRST, KnobRule.oneOf(TrtScheduleStyle::named, TrtScheduleStyle.specNames()));
+
+    // ---- Redis (RedisSettings) ----
+    public static final Knob<String> REDIS_HOST = Knob.env(SpecEnv.REDIS_HOST, null, KnobRule.text());
+    /** Redis's own default port. */
+    public static final Knob<Double> REDIS_PORT = Knob.env(SpecEnv.REDIS_PORT, 6379.0, KnobRule.positive());
+    public static final Knob<String> REDIS_PASSWORD = Knob.env(SpecEnv.REDIS_PASSWORD, null, KnobRule.text());
+    public static final Knob<Boolean> TOKEN_LOAD_SHARED_LEDGER = Knob.env(SpecEnv.TOKEN_LOAD_SHARED_LEDGER, true,
+            KnobRule.bool());
+
+    // ---- The client-facing HTTP front (FrontSettings); pd-gateway's own ----
+    /**
+     * 8 MiB: a 128k-token prompt is about 512 KB of text, so even long-context requests fit many times over, while
+     * one client cannot make the gateway buffer an unbounded body.
+     */
+    public static final Knob<Double> MAX_REQUEST_BODY_BYTES = Knob.env(SpecEnv.MAX_REQUEST_BODY_BYTES,
+            8.0 * 1024 * 1024, KnobRule.positive());
+    /**
+     * 60 s for the whole body: the default 8 MiB limit needs only 1.1 Mbit/s in that time, and real requests are a
+     * fraction of it, while a client that stalls or trickles its body holds a buffer and a socket for at most a minute
+     * (nginx's client_body_timeout is 60 s too, though between two reads).
+     */
+    public static final Knob<Double> REQUEST_BODY_TIMEOUT_SECONDS = Knob.env(SpecEnv.REQUEST_BODY_TIMEOUT_SECONDS,
+            60.0, KnobRule.positive());
+    public static final Knob<String> API_KEYS = Knob.env(SpecEnv.API_KEYS, null, KnobRule.text());
+    public static final Knob<String> API_KEYS_FILE = Knob.env(SpecEnv.API_KEYS_FILE, null, KnobRule.text());
+    public static final Knob<Boolean> DEBUG_ENDPOINTS = Knob.env(SpecEnv.DEBUG_ENDPOINTS, false, KnobRule.bool());
+    public static final Knob<Boolean> PREFILL_RETRY = Knob.env(SpecEnv.PREFILL_RETRY, true, KnobRule.bool());
+
+    /** Every row, for documentation checks. */
+    public static List<Knob<?>> all() {
+        List<Knob<?>> all = new java.util.ArrayList<>();
+        for (java.lang.reflect.Field field : Knobs.class.getFields()) {
+            if (field.getType() == Knob.class) {
+                try {
+                    all.add((Knob<?>) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return all;
+    }
+}

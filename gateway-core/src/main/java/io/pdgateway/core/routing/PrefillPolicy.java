@@ -1,0 +1,94 @@
+package io.pdgateway.core.routing;
+
+import io.pdgateway.core.routing.score.ConductorPrefillScorer;
+import io.pdgateway.core.routing.score.HybridCacheLoadScorer;
+import io.pdgateway.core.routing.score.InFlightPrefillScorer;
+import io.pdgateway.core.routing.score.PrefixCacheScorer;
+import io.pdgateway.core.routing.score.TokenLoadPrefillScorer;
+import io.pdgateway.core.spec.SpecPolicies;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The spec's step-3 policies (prefillScorePolicy, AIBRIX_PREFILL_SCORE_POLICY), each with what it needs from the
+ * request and how its token_load charge is computed. The spec's names are the wire and config spelling; nothing
+ * outside this type compares them.
+ */
+public enum PrefillPolicy {
+    /** Spec default: (100 − match%) × 0.1 + reqs / max_reqs. */
+    PREFIX_CACHE(SpecPolicies.PREFIX_CACHE, new PrefixCacheScorer(), true, false, false),
+    LEAST_REQUEST(SpecPolicies.LEAST_REQUEST, new InFlightPrefillScorer(), false, false, false),
+    /** Estimated TTFT; reads the prefix match and the prompt's real token count. */
+    CONDUCTOR(SpecPolicies.CONDUCTOR, new ConductorPrefillScorer(), true, true, false),
+    TOKEN_LOAD(SpecPolicies.TOKEN_LOAD, new TokenLoadPrefillScorer(), false, false, false),
+    /** Spec: the charge's new_tokens is the prefix-unmatched part of the prompt. */
+    HYBRID_CACHE_LOAD(SpecPolicies.HYBRID_CACHE_LOAD, new HybridCacheLoadScorer(), true, false, true);
+
+    private final String specName;
+    private final Scorer scorer;
+    private final boolean readsPrefixCache;
+    private final boolean needsTokenCount;
+    private final boolean chargesUnmatchedPrefix;
+
+    PrefillPolicy(String specName, Scorer scorer, boolean readsPrefixCache, boolean needsTokenCount,
+            boolean chargesUnmatchedPrefix) {
+        this.specName = specName;
+        this.scorer = scorer;
+        this.readsPrefixCache = readsPrefixCache;
+        this.needsTokenCount = needsTokenCount;
+        this.chargesUnmatchedPrefix = chargesUnmatchedPrefix;
+    }
+
+    /** The policy a user names, case and surrounding blanks ignored; empty when no policy has that name. */
+    public static Optional<PrefillPolicy> named(String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        String wanted = name.trim().toLowerCase(Locale.ROOT);
+        for (PrefillPolicy policy : values()) {
+            if (policy.specName.equals(wanted)) {
+                return Optional.of(policy);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every policy's spec name, in declaration order (for messages and help texts). */
+    public static List<String> specNames() {
+        List<String> names = new ArrayList<>();
+        for (PrefillPolicy policy : values()) {
+            names.add(policy.specName);
+        }
+        return names;
+    }
+
+    public String specName() {
+        return specName;
+    }
+
+    public Scorer scorer() {
+        return scorer;
+    }
+
+    /** The scorer looks the prompt up in the prefix cache view, so the prompt's block hashes must be computed. */
+    public boolean readsPrefixCache() {
+        return readsPrefixCache;
+    }
+
+    /** The scorer reads the prompt's token count (not the four-bytes-per-token estimate). */
+    public boolean needsTokenCount() {
+        return needsTokenCount;
+    }
+
+    /** Spec, token_load "Prefix match" rule: the prefill charge is the prompt × (1 − match%), not the whole prompt. */
+    public boolean chargesUnmatchedPrefix() {
+        return chargesUnmatchedPrefix;
+    }
+
+    @Override
+    public String toString() {
+        return specName;
+    }
+}

@@ -1,0 +1,50 @@
+package io.pdgateway.core.routing.score;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.LoadView;
+import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.Scorer;
+import java.util.List;
+
+/**
+ * Spec step 4's cold start as a scorer decorator: once any candidate has a running count, a pod without one (freshly
+ * started, never routed to) scores 1 + its pending decodes, so it competes without drawing all traffic at once; the
+ * warm pods are scored by the inner scorer among themselves. Policies whose ledger scores every pod alike (token_load)
+ * skip it.
+ */
+public final class ColdStartScorer implements Scorer {
+    public static final String NAME = "decode-cold-start";
+
+    private final Scorer inner;
+
+    public ColdStartScorer(Scorer inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public String name() {
+        return NAME + "(" + inner.name() + ")";
+    }
+
+    @Override
+    public double[] score(RoutingContext context, List<Pod> candidates) {
+        LoadView load = context.load();
+        boolean anyWarm = false;
+        if (context.request().knobs().decodeScorePolicy().coldStartsNewPods()) {
+            for (int i = 0; i < candidates.size() && !anyWarm; i++) {
+                anyWarm = load.hasRunningMetric(candidates.get(i));
+            }
+        }
+        if (!anyWarm) {
+            return inner.score(context, candidates);
+        }
+        boolean[] warm = new boolean[candidates.size()];
+        double[] cold = new double[candidates.size()];
+        for (int i = 0; i < warm.length; i++) {
+            Pod pod = candidates.get(i);
+            warm[i] = load.hasRunningMetric(pod);
+            cold[i] = 1.0 + load.pendingDecodes(pod);
+        }
+        return SubsetScores.of(inner, context, candidates, warm, cold);
+    }
+}

@@ -1,0 +1,32 @@
+package io.pdgateway.core.session;
+
+import io.pdgateway.core.config.PdKnobs;
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.routing.Strategy;
+
+/**
+ * A request admitted for routing: its model's pods as of admission, the resolved strategy (and where it came from),
+ * the config profile, the PD knobs of that profile, and what its prompt must be measured for. Or, when
+ * {@link #refusal()} is set, why it is not routed at all.
+ */
+public record Admission(ModelPods model, Strategy strategy, String strategySource, String profile, PdKnobs knobs,
+        PromptNeeds needs, Refusal refusal) {
+
+    /** Why a request is not admitted; the edge turns it into the client's error. */
+    public record Refusal(Reason reason, String message) {}
+
+    public enum Reason {
+        /** No discovered pod serves the model: 404 model_not_found. */
+        UNKNOWN_MODEL,
+        /** The routing-strategy header names no strategy: 400. */
+        UNKNOWN_STRATEGY
+    }
+
+    static Admission refused(Reason reason, String message) {
+        return new Admission(null, null, null, null, null, PromptNeeds.NOTHING, new Refusal(reason, message));
+    }
+
+    public boolean admitted() {
+        return refusal == null;
+    }
+}

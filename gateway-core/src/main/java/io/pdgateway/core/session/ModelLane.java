@@ -1,0 +1,16 @@
+package io.pdgateway.core.session;
+
+import java.util.SplittableRandom;
+
+/**
+ * One model's routing lane: the lock that makes a selection and its charges one step (spec, token_load: "charged in
+ * the same critical section as the selection") and the random source of its tie-breaks. Pods belong to one model, so
+ * selections for different models never wait on each other.
+ */
+final class ModelLane {
+    final SplittableRandom random;
+
+    ModelLane(long seed) {
+        this.random = new SplittableRandom(seed);
+    }
+}

@@ -1,0 +1,56 @@
+package io.pdgateway.server.exchange;
+
+import io.pdgateway.core.session.Routed;
+import io.pdgateway.engine.LegPlan;
+import io.pdgateway.engine.LegRequest;
+
+/**
+ * One try at serving a request on one decision: its lease on the ledgers, its legs, their plan and the decode
+ * watchdog. A retry is a new attempt; the exchange gives up the old one (aborting its legs and releasing its lease)
+ * before the next is routed, and handlers of a given-up attempt's legs are ignored. On the exchange's event loop only.
+ */
+final class Attempt {
+    final Routed routed;
+    final LegAborter aborter;
+    LegRequest legRequest;
+    LegPlan plan;
+    PrefillCall prefillCall;
+    UpstreamLeg decodeLeg;
+    DecodeWatchdog watchdog;
+    private boolean over;
+
+    Attempt(Routed routed, LegAborter aborter) {
+        this.routed = routed;
+        this.aborter = aborter;
+    }
+
+    /** Given up (retried elsewhere) or the request ended: its handlers do nothing from now on. */
+    boolean over() {
+        return over;
+    }
+
+    /**
+     * Ends the attempt: stops its watchdog, aborts every leg still running when it failed, and releases its lease.
+     * Idempotent.
+     *
+     * @param failed the request failed, was cancelled, or is being retried: no running leg has anyone to answer
+     */
+    void end(boolean failed, Runnable prefillCancelled) {
+        if (over) {
+            return;
+        }
+        over = true;
+        if (watchdog != null) {
+            watchdog.stop();
+        }
+        if (failed) {
+            if (prefillCall != null && prefillCall.running()) {
+                prefillCall.cancel();
+                prefillCancelled.run();
+            }
+            aborter.abort(prefillCall == null ? null : prefillCall.leg(), plan == null ? null : plan.prefillAbort());
+            aborter.abort(decodeLeg, plan == null ? null : plan.decodeAbort());
+        }
+        routed.lease().release();
+    }
+}

@@ -1,0 +1,43 @@
+package io.pdgateway.server.exchange;
+
+/**
+ * Every way a routed request can end other than success: the {@code status} label of
+ * gateway_request_model_fail_total and the {@code code} of the client's OpenAI-style error, together, so neither can
+ * drift from the other.
+ */
+enum Ending {
+    /** The client closed its connection (status 499). */
+    CLIENT_CANCEL("client_cancel", null),
+    /** The model's engine has no PD adapter in this build (501). */
+    ENGINE_NOT_SUPPORTED("engine_not_supported", "engine_not_supported"),
+    /** The prefill pod's metadata the plan needs (TensorRT-LLM /server_info) is missing or invalid (503). */
+    PREREQUISITE_FAILED("pd_server_info_fail", "server_info_unavailable"),
+    /** The engine adapter could not build the legs (502). */
+    PLAN_FAILED("pd_plan_fail", "pd_plan_failed"),
+    /** The prefill leg failed and was not (or no longer) retried: x-error-pd-prefill. */
+    PREFILL_FAILED("pd_prefill_fail", "prefill_failed"),
+    /** The decode watchdog gave up on the decode pod (spec: counted with status_code 504 even on a cut stream). */
+    DECODE_WATCHDOG("pd_decode_watchdog", "decode_timeout"),
+    /** The decode or single pod could not be reached (502). */
+    UPSTREAM_UNREACHABLE("upstream_error", "upstream_unreachable"),
+    /** The decode or single pod failed before anything reached the client, or answered an error status. */
+    UPSTREAM_FAILED("upstream_error", "upstream_error"),
+    /** The decode or single pod broke off an answer already streaming to the client, which is cut short. */
+    UPSTREAM_BROKE_OFF("upstream_broke_off", "upstream_error");
+
+    private final String metricStatus;
+    private final String errorCode;
+
+    Ending(String metricStatus, String errorCode) {
+        this.metricStatus = metricStatus;
+        this.errorCode = errorCode;
+    }
+
+    String metricStatus() {
+        return metricStatus;
+    }
+
+    String errorCode() {
+        return errorCode;
+    }
+}
