@@ -30,6 +30,9 @@ public final class SessionAffinityPodPicker implements PodPicker {
     }
 
     public static Pod pick(String sessionKey, List<Pod> pods, RandomGenerator random) {
+        if (pods.isEmpty()) {
+            return null;
+        }
         if (sessionKey == null || sessionKey.isEmpty()
                 || sessionKey.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
             return pods.get(random.nextInt(pods.size()));
