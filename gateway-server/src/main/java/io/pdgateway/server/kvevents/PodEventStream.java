@@ -344,23 +344,25 @@ final class PodEventStream {
         sub.connect(target.endpoint().endpoint());
         sub.subscribe(topic);
         if (target.endpoint().replayEndpoint() != null) {
-            replay = ctx.createSocket(SocketType.DEALER);
-            configure(replay);
-            replay.setSndHWM(REPLAY_SEND_HWM);
-            replay.connect(target.endpoint().replayEndpoint());
+            openReplaySocket();
         }
         socketsChanged = true;
     }
 
+    /** A fresh DEALER drops queued requests and any late answer to an abandoned one. */
     private void recreateReplaySocket() {
         if (replay != null) {
             ctx.destroySocket(replay);
-            replay = ctx.createSocket(SocketType.DEALER);
-            configure(replay);
-            replay.setSndHWM(REPLAY_SEND_HWM);
-            replay.connect(target.endpoint().replayEndpoint());
+            openReplaySocket();
             socketsChanged = true;
         }
+    }
+
+    private void openReplaySocket() {
+        replay = ctx.createSocket(SocketType.DEALER);
+        configure(replay);
+        replay.setSndHWM(REPLAY_SEND_HWM);
+        replay.connect(target.endpoint().replayEndpoint());
     }
 
     private void configure(ZMQ.Socket socket) {
