@@ -23,7 +23,7 @@ import java.util.List;
  * Steps are laid end to end on a wall-clock timeline scaled by the time scale. Timers tick in whole
  * milliseconds, so when steps are shorter than that several run in one tick, each still emitting its tokens.
  */
-final class EngineLoop {
+public final class EngineLoop {
 
     /** Steps run back to back in one tick before the loop yields the event loop to other handlers. */
     private static final int MAX_STEPS_PER_TICK = 256;
@@ -51,7 +51,7 @@ final class EngineLoop {
     private boolean kickPending;
     private boolean stopped;
 
-    EngineLoop(Vertx vertx, Context context, SimConfig config, KvPool pool, PrefixCache prefixCache,
+    public EngineLoop(Vertx vertx, Context context, SimConfig config, KvPool pool, PrefixCache prefixCache,
             EngineStats stats) {
         this.vertx = vertx;
         this.context = context;
@@ -63,7 +63,7 @@ final class EngineLoop {
     }
 
     /** Hands a request to the engine; its listener hears every token from now on. */
-    void submit(Sequence sequence) {
+    public void submit(Sequence sequence) {
         if (!sequence.needsPrefill) {
             enqueue(sequence);
             return;
@@ -83,7 +83,7 @@ final class EngineLoop {
      * Drops a request at once (client gone, or a fault): it leaves the batch, its KV is freed and it counts as
      * aborted. Does nothing for a request that already finished.
      */
-    void cancel(Sequence sequence) {
+    public void cancel(Sequence sequence) {
         if (sequence.cancelled || sequence.finished) {
             return;
         }
@@ -100,7 +100,7 @@ final class EngineLoop {
     }
 
     /** KV was freed outside the loop (a prefill's held KV left): waiting requests may fit now. */
-    void capacityFreed() {
+    public void capacityFreed() {
         if (!waiting.isEmpty()) {
             wake();
         }
@@ -114,21 +114,21 @@ final class EngineLoop {
         }
     }
 
-    int running() {
+    public int running() {
         return running.size();
     }
 
-    int waiting() {
+    public int waiting() {
         return waiting.size();
     }
 
     /** Modelled engine milliseconds as wall milliseconds. */
-    double wallMillis(double engineMillis) {
+    public double wallMillis(double engineMillis) {
         return engineMillis * timeScale;
     }
 
     /** Wall nanoseconds as modelled engine seconds, for the metrics. */
-    double engineSeconds(long wallNanos) {
+    public double engineSeconds(long wallNanos) {
         return Math.max(0L, wallNanos) / 1e9 / timeScale;
     }
 

@@ -1,11 +1,15 @@
 package io.pdgateway.sim;
 
+import io.pdgateway.sim.api.EnginePersonality;
+import io.pdgateway.sim.sglang.SglangPersonality;
+import io.pdgateway.sim.trtllm.TrtllmPersonality;
+import io.pdgateway.sim.vllm.VllmPersonality;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /** Engine name → personality constructor. Adding an engine (sglang, trtllm) means adding one entry here. */
-final class EngineRegistry {
+public final class EngineRegistry {
 
     private static final Map<String, Supplier<EnginePersonality>> ENGINES = Map.of(
             VllmPersonality.NAME, VllmPersonality::new,

@@ -8,28 +8,28 @@ import java.util.Map;
  * (wall time divided by the time scale), so a pod run 100× faster still reports the latencies the modelled
  * GPU would have. Mutated and read on the pod's event loop only.
  */
-final class EngineStats {
+public final class EngineStats {
 
     static final String FINISHED_STOP = "stop";
     static final String FINISHED_LENGTH = "length";
-    static final String FINISHED_ABORT = "abort";
+    public static final String FINISHED_ABORT = "abort";
 
-    final Histogram timeToFirstToken;
-    final Histogram prefillTime;
-    final Histogram decodeTime;
-    final Histogram queueTime;
-    final Histogram e2eLatency;
+    public final Histogram timeToFirstToken;
+    public final Histogram prefillTime;
+    public final Histogram decodeTime;
+    public final Histogram queueTime;
+    public final Histogram e2eLatency;
 
-    long promptTokens;
-    long generationTokens;
-    long prefixCacheQueries;
-    long prefixCacheHits;
+    public long promptTokens;
+    public long generationTokens;
+    public long prefixCacheQueries;
+    public long prefixCacheHits;
     /** Decode-role requests waiting for their KV to arrive from a prefill pod. */
-    int kvFetchesInFlight;
+    public int kvFetchesInFlight;
 
     private final Map<String, Long> finished = new LinkedHashMap<>();
 
-    EngineStats(double[] firstTokenBuckets, double[] requestPhaseBuckets) {
+    public EngineStats(double[] firstTokenBuckets, double[] requestPhaseBuckets) {
         timeToFirstToken = new Histogram(firstTokenBuckets);
         prefillTime = new Histogram(requestPhaseBuckets);
         decodeTime = new Histogram(requestPhaseBuckets);
@@ -45,11 +45,11 @@ final class EngineStats {
     }
 
     /** Finished requests by reason (stop, length, abort), in that order. */
-    Map<String, Long> finishedByReason() {
+    public Map<String, Long> finishedByReason() {
         return new LinkedHashMap<>(finished);
     }
 
-    long successfulTotal() {
+    public long successfulTotal() {
         return finished.get(FINISHED_STOP) + finished.get(FINISHED_LENGTH);
     }
 }

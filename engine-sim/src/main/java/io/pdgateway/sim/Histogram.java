@@ -1,7 +1,7 @@
 package io.pdgateway.sim;
 
 /** A Prometheus histogram with fixed upper bounds: cumulative bucket counts, sum and count. */
-final class Histogram {
+public final class Histogram {
 
     private final double[] bounds;
     private final long[] counts;
@@ -23,20 +23,20 @@ final class Histogram {
         count++;
     }
 
-    double[] bounds() {
+    public double[] bounds() {
         return bounds.clone();
     }
 
     /** Cumulative count of observations at or below {@code bounds()[i]}. */
-    long cumulative(int i) {
+    public long cumulative(int i) {
         return counts[i];
     }
 
-    double sum() {
+    public double sum() {
         return sum;
     }
 
-    long count() {
+    public long count() {
         return count;
     }
 }

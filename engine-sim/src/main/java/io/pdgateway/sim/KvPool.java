@@ -6,18 +6,18 @@ package io.pdgateway.sim;
  * and a prefill pod's finished requests keep their prompt blocks until a decode pod fetches them.
  * Lives on the pod's event loop.
  */
-final class KvPool {
+public final class KvPool {
 
     private final int blockSize;
     private final int capacityBlocks;
     private int usedBlocks;
 
-    KvPool(int capacityTokens, int blockSize) {
+    public KvPool(int capacityTokens, int blockSize) {
         this.blockSize = blockSize;
         this.capacityBlocks = Math.max(1, capacityTokens / blockSize);
     }
 
-    int blocksFor(int tokens) {
+    public int blocksFor(int tokens) {
         return (tokens + blockSize - 1) / blockSize;
     }
 
@@ -31,20 +31,20 @@ final class KvPool {
     }
 
     /** Reserves even past capacity: KV that already exists (a finished prefill) cannot be refused. */
-    void forceReserve(int blocks) {
+    public void forceReserve(int blocks) {
         usedBlocks += blocks;
     }
 
-    void release(int blocks) {
+    public void release(int blocks) {
         usedBlocks = Math.max(0, usedBlocks - blocks);
     }
 
-    int capacityTokens() {
+    public int capacityTokens() {
         return capacityBlocks * blockSize;
     }
 
     /** Share of the blocks in use, 0..1 (vLLM's kv_cache_usage_perc). */
-    double usage() {
+    public double usage() {
         return Math.min(1.0, (double) usedBlocks / capacityBlocks);
     }
 }

@@ -8,12 +8,12 @@ import java.util.Map;
  * bounded by the KV capacity in blocks. A hit is the run of leading blocks present, so hits land on
  * multiples of the block size as in vLLM (engine-timing.md §3.3, §5). Lives on the pod's event loop.
  */
-final class PrefixCache {
+public final class PrefixCache {
 
     private final int blockSize;
     private final LinkedHashMap<Long, Boolean> blocks;
 
-    PrefixCache(int capacityBlocks, int blockSize) {
+    public PrefixCache(int capacityBlocks, int blockSize) {
         this.blockSize = blockSize;
         this.blocks = new LinkedHashMap<>(256, 0.75f, true) {
             @Override

@@ -10,13 +10,13 @@ package io.pdgateway.sim;
  * (TensorRT-LLM's {@code prompt_token_ids}) use {@link #ofTextAsIds}: one pseudo id per four characters, so the same
  * text and its ids are the same prompt (same count, same digest).
  */
-final class PromptTokens {
+public final class PromptTokens {
 
     /** The usual English-text ratio; the design uses the same bytes/4 estimate for token_load. */
     static final int CHARS_PER_TOKEN = 4;
 
     /** Llama 3's vocabulary size (the timing profiles' model): pseudo ids fall in [0, VOCAB). */
-    static final int VOCAB = 128_256;
+    public static final int VOCAB = 128_256;
 
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
@@ -33,7 +33,7 @@ final class PromptTokens {
         this.ids = ids;
     }
 
-    static PromptTokens ofText(String text, int blockSize) {
+    public static PromptTokens ofText(String text, int blockSize) {
         int count = Math.max(1, text.length() / CHARS_PER_TOKEN);
         int blockChars = blockSize * CHARS_PER_TOKEN;
         long[] hashes = new long[text.length() / CHARS_PER_TOKEN / blockSize];
@@ -54,7 +54,7 @@ final class PromptTokens {
     }
 
     /** The text as pseudo token ids (see the class comment), the way a tokenizing engine sees it. */
-    static PromptTokens ofTextAsIds(String text, int blockSize) {
+    public static PromptTokens ofTextAsIds(String text, int blockSize) {
         int count = Math.max(1, text.length() / CHARS_PER_TOKEN);
         long[] ids = new long[count];
         for (int i = 0; i < count; i++) {
@@ -67,7 +67,7 @@ final class PromptTokens {
         return ofIds(ids, blockSize);
     }
 
-    static PromptTokens ofIds(long[] ids, int blockSize) {
+    public static PromptTokens ofIds(long[] ids, int blockSize) {
         long[] hashes = new long[ids.length / blockSize];
         long parent = FNV_OFFSET;
         for (int block = 0; block < hashes.length; block++) {
@@ -85,12 +85,12 @@ final class PromptTokens {
         return new PromptTokens(Math.max(1, ids.length), hashes, mix(digest, ids.length), ids.clone());
     }
 
-    int count() {
+    public int count() {
         return count;
     }
 
     /** The token ids, or null for a prompt counted from its text. */
-    long[] ids() {
+    public long[] ids() {
         return ids == null ? null : ids.clone();
     }
 
@@ -103,7 +103,7 @@ final class PromptTokens {
     }
 
     /** Identifies the prompt; equal prompts have equal digests. Rendered as 16 hex digits on the wire. */
-    String digest() {
+    public String digest() {
         return String.format("%016x", digest);
     }
 

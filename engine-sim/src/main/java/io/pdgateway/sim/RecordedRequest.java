@@ -2,6 +2,7 @@ package io.pdgateway.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pdgateway.sim.api.JsonCodec;
 import java.util.Locale;
 import java.util.Map;
 

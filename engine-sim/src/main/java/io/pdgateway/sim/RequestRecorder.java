@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Every request a pod received, in arrival order, for tests to inspect. Thread-safe. */
-final class RequestRecorder {
+public final class RequestRecorder {
 
     /** Kept requests; a standalone pod serving a long benchmark would otherwise grow without bound. */
     static final int LIMIT = 10_000;

@@ -4,7 +4,7 @@ package io.pdgateway.sim;
  * One request inside the engine loop: how much of its prompt is computed, how many tokens it has produced,
  * and the moments the metrics need. Mutated only on the pod's event loop.
  */
-final class Sequence {
+public final class Sequence {
 
     final PromptTokens prompt;
     final int maxTokens;
@@ -26,7 +26,7 @@ final class Sequence {
     boolean cancelled;
     boolean finished;
 
-    Sequence(PromptTokens prompt, int maxTokens, boolean needsPrefill, SequenceListener listener, long arrivalNanos) {
+    public Sequence(PromptTokens prompt, int maxTokens, boolean needsPrefill, SequenceListener listener, long arrivalNanos) {
         this.prompt = prompt;
         this.maxTokens = maxTokens;
         this.needsPrefill = needsPrefill;

@@ -1,7 +1,7 @@
 package io.pdgateway.sim;
 
 /** Receives the tokens the engine loop produces for one sequence, on the pod's event loop. */
-interface SequenceListener {
+public interface SequenceListener {
 
     /**
      * Token {@code index} (0-based) was produced at the end of an engine step.

@@ -1,5 +1,6 @@
 package io.pdgateway.sim;
 
+import io.pdgateway.sim.api.PodContext;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.List;
@@ -45,7 +46,7 @@ public final class SimPod {
     }
 
     public SimConfig config() {
-        return pod.config;
+        return pod.config();
     }
 
     /** The engine id this pod announces in its P/D fields (vLLM: {@code remote_engine_id}). */
@@ -55,12 +56,12 @@ public final class SimPod {
 
     /** Every request received on any path, in arrival order (the latest {@value RequestRecorder#LIMIT}). */
     public List<RecordedRequest> recordedRequests() {
-        return pod.recorder.snapshot();
+        return pod.recorder().snapshot();
     }
 
     /** The oldest request received on {@code path} that no earlier call took, or null when there is none. */
     public RecordedRequest takeRequest(String path) {
-        return pod.recorder.take(path);
+        return pod.recorder().take(path);
     }
 
     /** Changes the injected faults; requests already in flight keep the faults they arrived with. */
@@ -74,7 +75,7 @@ public final class SimPod {
 
     /** Completion responses in flight: begun and not yet ended, failed or abandoned. Returns to 0 when idle. */
     public int openStreams() {
-        return pod.openStreams.get();
+        return pod.openStreams().get();
     }
 
     /**
@@ -82,22 +83,22 @@ public final class SimPod {
      * closed its decode connection because its own client went away). Their sequences left the batch at once.
      */
     public int streamsCancelled() {
-        return pod.streamsCancelled.get();
+        return pod.streamsCancelled().get();
     }
 
     /** Connections the pod dropped on purpose mid-response (the dropAfterTokens fault). */
     public int connectionsDropped() {
-        return pod.connectionsDropped.get();
+        return pod.connectionsDropped().get();
     }
 
     /** Requests answered with the injected error status (the errorRate fault). */
     public int errorsInjected() {
-        return pod.errorsInjected.get();
+        return pod.errorsInjected().get();
     }
 
     /** Requests left hanging on purpose, before their headers or after their Nth token (the hang faults). */
     public int hangsInjected() {
-        return pod.hangsInjected.get();
+        return pod.hangsInjected().get();
     }
 
     /**
@@ -113,22 +114,22 @@ public final class SimPod {
      * connections shows here.
      */
     public int openConnections() {
-        return pod.openConnections.get();
+        return pod.openConnections().get();
     }
 
     /** Decode-role requests that arrived without KV from a prefill pod and were prefilled here instead. */
     public int kvMissing() {
-        return pod.kvMissing.get();
+        return pod.kvMissing().get();
     }
 
     /** KV side-channel fetches this pod answered with the KV (prefill role). */
     public int kvTransfersServed() {
-        return pod.kvTransfersServed.get();
+        return pod.kvTransfersServed().get();
     }
 
     /** Requests an abort call (SGLang's {@code /abort_request}) found in flight and dropped. */
     public int requestsAborted() {
-        return pod.requestsAborted.get();
+        return pod.requestsAborted().get();
     }
 
     /** The SGLang prefill's bootstrap server port (useful when configured as 0), or -1 when the pod runs none. */
@@ -143,6 +144,6 @@ public final class SimPod {
 
     @Override
     public String toString() {
-        return pod.config.engine() + "/" + pod.config.role().label() + "@" + host() + ":" + port();
+        return pod.config().engine() + "/" + pod.config().role().label() + "@" + host() + ":" + port();
     }
 }

@@ -1,6 +1,15 @@
 package io.pdgateway.sim;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.sim.api.ChatApi;
+import io.pdgateway.sim.api.CompletionApi;
+import io.pdgateway.sim.api.CompletionExchange;
+import io.pdgateway.sim.api.CompletionsEndpoint;
+import io.pdgateway.sim.api.EnginePersonality;
+import io.pdgateway.sim.api.JsonCodec;
+import io.pdgateway.sim.api.PodContext;
+import io.pdgateway.sim.api.RouteTable;
+import io.pdgateway.sim.api.TextCompletionApi;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpClient;
@@ -40,7 +49,7 @@ final class SimPodServer extends VerticleBase {
     public Future<?> start() {
         EnginePersonality personality = EngineRegistry.create(config.engine());
         client = vertx.createHttpClient(
-                new HttpClientOptions().setConnectTimeout(VllmKvFetcher.CONNECT_TIMEOUT_MILLIS),
+                new HttpClientOptions().setConnectTimeout(PodContext.SIDE_CHANNEL_CONNECT_TIMEOUT_MILLIS),
                 new PoolOptions().setHttp1MaxSize(SIDE_CHANNEL_POOL_SIZE));
         pod = new PodContext(vertx, context, config, personality, client);
         RouteTable routes = new RouteTable();
@@ -54,8 +63,8 @@ final class SimPodServer extends VerticleBase {
         personality.attach(pod, routes);
         server = vertx.createHttpServer().requestHandler(request -> receive(request, routes))
                 .connectionHandler(connection -> {
-                    pod.openConnections.incrementAndGet();
-                    connection.closeHandler(v -> pod.openConnections.decrementAndGet());
+                    pod.openConnections().incrementAndGet();
+                    connection.closeHandler(v -> pod.openConnections().decrementAndGet());
                 });
         return server.listen(config.port(), config.host()).compose(listening -> {
             pod.bound(listening.actualPort());
@@ -69,14 +78,14 @@ final class SimPodServer extends VerticleBase {
     @Override
     public Future<?> stop() {
         pod.markClosing();
-        pod.loop.stop();
-        return pod.personality.stop().eventually(() -> server.close()).eventually(() -> client.close());
+        pod.loop().stop();
+        return pod.personality().stop().eventually(() -> server.close()).eventually(() -> client.close());
     }
 
     private void receive(HttpServerRequest request, RouteTable routes) {
         request.body().onSuccess(buffer -> {
             String body = buffer.toString(StandardCharsets.UTF_8);
-            pod.recorder.record(request, body);
+            pod.recorder().record(request, body);
             routes.dispatch(request, body);
         }); // a body that never completes means the connection died: nothing to answer
     }

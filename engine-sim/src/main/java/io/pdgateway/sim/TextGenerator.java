@@ -4,7 +4,7 @@ package io.pdgateway.sim;
  * The simulated model's output: pseudo-words picked from the pod's seed and the prompt's digest, so the same
  * prompt yields the same completion on every pod sharing a seed (a PD pair answers exactly like a combined pod).
  */
-final class TextGenerator {
+public final class TextGenerator {
 
     private static final String[] WORDS = {
         "the", "model", "token", "cache", "prefill", "decode", "stream", "router", "latency", "batch",
@@ -18,12 +18,12 @@ final class TextGenerator {
 
     private final long seed;
 
-    TextGenerator(long seed) {
+    public TextGenerator(long seed) {
         this.seed = seed;
     }
 
     /** Token {@code index} of the completion of {@code prompt}: a word, with a leading space after the first. */
-    String token(PromptTokens prompt, int index) {
+    public String token(PromptTokens prompt, int index) {
         long h = (seed ^ prompt.digestBits()) + 0x9e3779b97f4a7c15L * (index + 1);
         h = (h ^ (h >>> 30)) * 0xbf58476d1ce4e5b9L;
         h = (h ^ (h >>> 27)) * 0x94d049bb133111ebL;

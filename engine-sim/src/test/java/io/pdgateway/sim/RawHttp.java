@@ -18,10 +18,10 @@ import java.util.Map;
  * A bare HTTP/1.1 client over one socket, for what a library client hides: reading a chunked response one chunk
  * at a time, seeing a stream cut short, timing out before headers, and closing the connection mid-stream.
  */
-final class RawHttp implements Closeable {
+public final class RawHttp implements Closeable {
 
     /** Status line and headers (names lower-cased). */
-    record Head(int status, Map<String, String> headers) {
+    public record Head(int status, Map<String, String> headers) {
         boolean chunked() {
             return "chunked".equalsIgnoreCase(headers.getOrDefault("transfer-encoding", ""));
         }
@@ -37,14 +37,14 @@ final class RawHttp implements Closeable {
         this.out = socket.getOutputStream();
     }
 
-    static RawHttp connect(String host, int port, Duration readTimeout) throws IOException {
+    public static RawHttp connect(String host, int port, Duration readTimeout) throws IOException {
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress(host, port), 2_000);
         socket.setSoTimeout((int) readTimeout.toMillis());
         return new RawHttp(socket);
     }
 
-    void post(String path, String json) throws IOException {
+    public void post(String path, String json) throws IOException {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         String head = "POST " + path + " HTTP/1.1\r\nHost: " + socket.getInetAddress().getHostAddress() + "\r\n"
                 + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
@@ -53,7 +53,7 @@ final class RawHttp implements Closeable {
         out.flush();
     }
 
-    Head readHead() throws IOException {
+    public Head readHead() throws IOException {
         String status = readLine();
         Map<String, String> headers = new LinkedHashMap<>();
         for (String line = readLine(); !line.isEmpty(); line = readLine()) {
@@ -64,7 +64,7 @@ final class RawHttp implements Closeable {
     }
 
     /** The next chunk's payload; null after the terminating zero-length chunk; EOFException when cut short. */
-    String readChunk() throws IOException {
+    public String readChunk() throws IOException {
         int size = Integer.parseInt(readLine().trim(), 16);
         if (size == 0) {
             readLine();

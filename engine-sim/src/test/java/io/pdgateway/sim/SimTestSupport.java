@@ -18,11 +18,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Shared helpers of the simulator tests: blocking on futures, HTTP calls, SSE and Prometheus parsing. */
-final class SimTestSupport {
+public final class SimTestSupport {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
     /** 100× faster than real time: a 16-token completion takes about a millisecond and a half. */
-    static final double FAST = 0.01;
+    public static final double FAST = 0.01;
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -30,7 +30,7 @@ final class SimTestSupport {
     private SimTestSupport() {
     }
 
-    static <T> T await(Future<T> future) {
+    public static <T> T await(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -38,19 +38,19 @@ final class SimTestSupport {
         }
     }
 
-    static HttpResponse<String> post(SimPod pod, String path, String json) {
+    public static HttpResponse<String> post(SimPod pod, String path, String json) {
         return send(HttpRequest.newBuilder(URI.create(pod.baseUrl() + path))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
-    static HttpResponse<String> post(SimPod pod, String path, String json, String headerName, String headerValue) {
+    public static HttpResponse<String> post(SimPod pod, String path, String json, String headerName, String headerValue) {
         return send(HttpRequest.newBuilder(URI.create(pod.baseUrl() + path))
                 .header("content-type", "application/json").header(headerName, headerValue)
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
-    static HttpResponse<String> get(SimPod pod, String path) {
+    public static HttpResponse<String> get(SimPod pod, String path) {
         return send(HttpRequest.newBuilder(URI.create(pod.baseUrl() + path)).GET());
     }
 
@@ -65,7 +65,7 @@ final class SimTestSupport {
         }
     }
 
-    static JsonNode json(String text) {
+    public static JsonNode json(String text) {
         try {
             return JSON.readTree(text);
         } catch (IOException e) {
@@ -73,13 +73,13 @@ final class SimTestSupport {
         }
     }
 
-    static String chat(String model, String content, int maxTokens, boolean stream) {
+    public static String chat(String model, String content, int maxTokens, boolean stream) {
         return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}],"
                 + "\"max_tokens\":" + maxTokens + ",\"stream\":" + stream + "}";
     }
 
     /** The data payloads of an SSE body, in order; asserts the framing ({@code data: ...} events, blank lines). */
-    static List<String> sseData(String body) {
+    public static List<String> sseData(String body) {
         assertThat(body).endsWith("\n\n");
         List<String> data = new ArrayList<>();
         for (String event : body.split("\n\n")) {
@@ -90,7 +90,7 @@ final class SimTestSupport {
     }
 
     /** Samples of a Prometheus text page: "name{labels}" → value; asserts every line is well formed. */
-    static Map<String, Double> prometheus(String page) {
+    public static Map<String, Double> prometheus(String page) {
         Map<String, Double> samples = new HashMap<>();
         for (String line : page.split("\n")) {
             if (line.startsWith("#")) {
@@ -106,7 +106,7 @@ final class SimTestSupport {
     }
 
     /** The value of a sample whose series name and labels contain every given fragment. */
-    static double sample(Map<String, Double> samples, String name, String... labelFragments) {
+    public static double sample(Map<String, Double> samples, String name, String... labelFragments) {
         return samples.entrySet().stream()
                 .filter(e -> e.getKey().startsWith(name + "{"))
                 .filter(e -> java.util.Arrays.stream(labelFragments).allMatch(e.getKey()::contains))

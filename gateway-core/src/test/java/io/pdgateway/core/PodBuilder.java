@@ -4,6 +4,8 @@ import io.pdgateway.core.config.ModelConfigParser;
 import io.pdgateway.core.model.ModelConfig;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodRole;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** Fluent test pods: {@code pod("p1").prefill("rs1").bucket(0, 2048).build()}. */
@@ -22,6 +24,33 @@ public final class PodBuilder {
 
     public static PodBuilder pod(String name) {
         return new PodBuilder(name);
+    }
+
+    /** Prefill pods, each in a roleset of its own named after it ("rs-p1"): the candidates of a prefill scorer. */
+    public static List<Pod> prefills(String... names) {
+        List<Pod> pods = new ArrayList<>();
+        for (String name : names) {
+            pods.add(pod(name).prefill("rs-" + name).build());
+        }
+        return pods;
+    }
+
+    /** Decode pods, each in a roleset of its own named after it ("rs-d1"): the candidates of a decode scorer. */
+    public static List<Pod> decodes(String... names) {
+        List<Pod> pods = new ArrayList<>();
+        for (String name : names) {
+            pods.add(pod(name).decode("rs-" + name).build());
+        }
+        return pods;
+    }
+
+    /** Pods that are neither prefill nor decode: what a non-PD strategy picks among. */
+    public static List<Pod> plain(String... names) {
+        List<Pod> pods = new ArrayList<>();
+        for (String name : names) {
+            pods.add(pod(name).build());
+        }
+        return pods;
     }
 
     public PodBuilder namespace(String namespace) {

@@ -7,13 +7,12 @@ import io.pdgateway.routingsim.policy.PolicySpec;
 import io.pdgateway.routingsim.report.CsvWriter;
 import io.pdgateway.routingsim.report.HtmlWriter;
 import io.pdgateway.routingsim.report.JsonWriter;
-import io.pdgateway.routingsim.report.RunReport;
-import io.pdgateway.routingsim.workload.Slo;
+import io.pdgateway.routingsim.report.SimulationReport;
 import io.pdgateway.routingsim.report.TableWriter;
-import io.pdgateway.routingsim.validate.ValidateCommand;
 import io.pdgateway.routingsim.workload.Workload;
 import io.pdgateway.routingsim.workload.WorkloadShape;
 import io.pdgateway.routingsim.workload.WorkloadSource;
+import io.pdgateway.workload.Slo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,15 +20,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code routing-sim}: replays a trace through the production routing cascade against simulated pods on a virtual
- * clock, once per policy, and prints one table. {@code routing-sim validate} compares it with a loopback run.
+ * clock, once per policy, and prints one table. The launcher adds {@code routing-sim validate}, bench's comparison
+ * with a loopback run of the real gateway, which this module cannot hold: it never depends on the server.
  */
-@Command(name = "routing-sim", mixinStandardHelpOptions = true, subcommands = ValidateCommand.class,
+@Command(name = "routing-sim", mixinStandardHelpOptions = true,
         description = "Replays a trace through the real gateway-core cascade against simulated pods, once per policy.")
 public final class RoutingSimMain implements Callable<Integer> {
     /** Set by bin/routing-sim: the repository root, where the example clusters and ../shared/traces live. */
@@ -91,13 +92,8 @@ public final class RoutingSimMain implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
 
-    private String[] args = new String[0];
-
-    public static void main(String[] args) {
-        RoutingSimMain main = new RoutingSimMain();
-        main.args = args;
-        System.exit(new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
-    }
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -111,14 +107,19 @@ public final class RoutingSimMain implements Callable<Integer> {
         int threadCount = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         progress(String.format(Locale.ROOT, "routing-sim: %d requests (%s) on %s; %d policies on %d threads",
                 workload.requests().size(), workload.source(), shape.summary(), specs.size(), threadCount));
-        RunReport report = RoutingSimulator.run(shape, workload, specs, seed, new Slo(sloTtftMillis, sloTpotMillis),
-                threadCount, "bin/routing-sim " + String.join(" ", args), this::progress);
+        SimulationReport report = RoutingSimulator.run(shape, workload, specs, seed, new Slo(sloTtftMillis, sloTpotMillis),
+                threadCount, reproduce(), this::progress);
         System.out.print(TableWriter.write(report));
         write(csv, CsvWriter.write(report));
         write(json, JsonWriter.write(report));
         write(html, HtmlWriter.write(report));
         progress(String.format(Locale.ROOT, "done in %.1f s wall", (System.nanoTime() - start) / 1e9));
         return report.invariantsHold() ? 0 : 2;
+    }
+
+    /** The command line that reproduces this run, as typed through bin/routing-sim (this command's own arguments). */
+    private String reproduce() {
+        return "bin/routing-sim " + String.join(" ", spec.commandLine().getParseResult().expandedArgs());
     }
 
     private void progress(String line) {

@@ -3,11 +3,11 @@ package io.pdgateway.routingsim;
 import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.policy.PolicySpec;
 import io.pdgateway.routingsim.report.PolicyReport;
-import io.pdgateway.routingsim.report.RunReport;
-import io.pdgateway.routingsim.workload.Slo;
+import io.pdgateway.routingsim.report.SimulationReport;
 import io.pdgateway.routingsim.run.PolicyRun;
 import io.pdgateway.routingsim.run.RunResult;
 import io.pdgateway.routingsim.workload.Workload;
+import io.pdgateway.workload.Slo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +28,7 @@ import java.util.function.Consumer;
 public final class RoutingSimulator {
     private RoutingSimulator() {}
 
-    public static RunReport run(ClusterShape shape, Workload workload, List<PolicySpec> policies, long seed, Slo slo,
+    public static SimulationReport run(ClusterShape shape, Workload workload, List<PolicySpec> policies, long seed, Slo slo,
             int threads, String command, Consumer<String> progress) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, policies.size())), r -> {
             Thread t = new Thread(r, "routing-sim");
@@ -49,7 +49,7 @@ public final class RoutingSimulator {
             for (Future<RunResult> future : futures) {
                 reports.add(PolicyReport.of(future.get(), slo, workload.spanNanos()));
             }
-            return new RunReport(workload.name(), workload.source(), workload.requests().size(),
+            return new SimulationReport(workload.name(), workload.source(), workload.requests().size(),
                     workload.spanNanos() / 1e9, shape.summary(), seed, slo, command, reports);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -5,7 +5,7 @@ import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.PodRole;
-import io.pdgateway.core.prefix.PrefixHasher;
+import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.Routed;
@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * One pd routing decision as the server makes it: through the {@link RoutingSession} (the whole cascade, steps 0-5,
  * the charge under the model's lock, the prefix-index warm-up) and the release of its lease, over a model of N pods in
  * N/2 rolesets with live-looking load: requests in flight on random pods, random engine metrics, and a prefix index
- * holding earlier prompts. The request is a 1000-token prompt (4000 characters, 1000 prefix blocks).
+ * holding earlier prompts. The request is a 1000-token prompt (4000 characters, 62 blocks of 16 tokens).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -82,8 +82,15 @@ public class RoutingDecisionBenchmark {
         features = new PromptFeatures(1000, hash("system prompt 3 " + prompt), 1200);
     }
 
+    /** The prompt's block hashes as the server computes them with the character tokenizer: 4 bytes a token. */
     private static long[] hash(String text) {
-        return PrefixHasher.hash("m", text.getBytes(StandardCharsets.UTF_8), PrefixHasher.DEFAULT_BLOCK_SIZE);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        int[] tokens = new int[bytes.length / 4];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = (bytes[4 * i] & 0xff) << 24 | (bytes[4 * i + 1] & 0xff) << 16 | (bytes[4 * i + 2] & 0xff) << 8
+                    | bytes[4 * i + 3] & 0xff;
+        }
+        return BlockHasher.chain(BlockHasher.seed("m"), tokens, tokens.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
     }
 
     private static Pod pod(String name, PodRole role, String roleset, int i) {

@@ -7,6 +7,6 @@ import java.util.List;
 public interface PodPicker {
     String name();
 
-    /** One of {@code pods}, which is never empty. */
+    /** One of {@code pods}; null when {@code pods} is empty (the router never asks then). */
     Pod pick(RoutingContext context, List<Pod> pods);
 }

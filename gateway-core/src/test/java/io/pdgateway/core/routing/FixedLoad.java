@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** A LoadView with every signal set by pod name, for scenario tables. Unset values are zero / absent. */
-final class FixedLoad implements LoadView {
+public final class FixedLoad implements LoadView {
     private final Map<String, Integer> prefills = new HashMap<>();
     private final Map<String, Integer> running = new HashMap<>();
     private final Map<String, Integer> pending = new HashMap<>();
@@ -19,13 +19,13 @@ final class FixedLoad implements LoadView {
     private final Map<String, Double> decodeAge = new HashMap<>();
 
     /** token_load prefill counters. */
-    FixedLoad tokens(String pod, long active, long kv) {
+    public FixedLoad tokens(String pod, long active, long kv) {
         tokens.put(pod, new long[] {active, kv, tokens.getOrDefault(pod, new long[3])[2]});
         return this;
     }
 
     /** token_load decode counters: prompt tokens held and Σ seconds since each request was routed. */
-    FixedLoad decodeTokens(String pod, long decode, double ageSeconds) {
+    public FixedLoad decodeTokens(String pod, long decode, double ageSeconds) {
         long[] t = tokens.getOrDefault(pod, new long[3]);
         tokens.put(pod, new long[] {t[0], t[1], decode});
         decodeAge.put(pod, ageSeconds);
@@ -52,24 +52,24 @@ final class FixedLoad implements LoadView {
         return decodeAge.getOrDefault(pod.name(), 0.0);
     }
 
-    FixedLoad prefilling(String pod, int count) {
+    public FixedLoad prefilling(String pod, int count) {
         prefills.put(pod, count);
         return this;
     }
 
     /** Running requests routed by this gateway; marks the pod as having a running count. */
-    FixedLoad running(String pod, int count) {
+    public FixedLoad running(String pod, int count) {
         running.put(pod, count);
         observed.add(pod);
         return this;
     }
 
-    FixedLoad pending(String pod, int count) {
+    public FixedLoad pending(String pod, int count) {
         pending.put(pod, count);
         return this;
     }
 
-    FixedLoad drain(String pod, double rate) {
+    public FixedLoad drain(String pod, double rate) {
         drain.put(pod, rate);
         return this;
     }
@@ -78,22 +78,22 @@ final class FixedLoad implements LoadView {
         return metrics.computeIfAbsent(pod, k -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
     }
 
-    FixedLoad waiting(String pod, double value) {
+    public FixedLoad waiting(String pod, double value) {
         m(pod)[0] = value;
         return this;
     }
 
-    FixedLoad kv(String pod, double usage) {
+    public FixedLoad kv(String pod, double usage) {
         m(pod)[1] = usage;
         return this;
     }
 
-    FixedLoad throughput(String pod, double tokensPerSecond) {
+    public FixedLoad throughput(String pod, double tokensPerSecond) {
         m(pod)[2] = tokensPerSecond;
         return this;
     }
 
-    FixedLoad avgPrefillMillis(String pod, double millis) {
+    public FixedLoad avgPrefillMillis(String pod, double millis) {
         m(pod)[3] = millis;
         return this;
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,6 +61,17 @@ public final class ServeCommand implements Callable<Integer> {
             description = "After SIGTERM, how long in-flight requests may run before the gateway exits "
                     + "(env " + SpecEnv.DRAIN_GRACE_SECONDS + "; default: ${DEFAULT-VALUE}).")
     int drainGraceSeconds;
+
+    /**
+     * {@code serve} on its own, without the launcher's other commands: what a test or the overhead benchmark starts as
+     * a child process from its own classpath ({@code java -cp ... io.pdgateway.server.cli.ServeCommand --pods ...}).
+     */
+    public static void main(String[] args) {
+        int status = new CommandLine(new ServeCommand()).execute(args);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
 
     @Override
     public Integer call() throws Exception {

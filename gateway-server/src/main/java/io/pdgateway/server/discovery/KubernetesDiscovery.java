@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.dsl.PodResource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.pdgateway.core.model.ClusterSnapshot;
+import io.pdgateway.core.model.PodObject;
+import io.pdgateway.core.model.PodObjectReader;
 import io.pdgateway.core.spec.SpecLabels;
 import java.util.ArrayList;
 import java.util.Collections;

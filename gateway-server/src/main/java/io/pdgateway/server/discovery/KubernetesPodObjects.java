@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
+import io.pdgateway.core.model.PodObject;
+import io.pdgateway.core.model.PodObjectReader;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

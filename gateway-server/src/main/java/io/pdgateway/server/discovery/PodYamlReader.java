@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodObject;
+import io.pdgateway.core.model.PodObjectReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;

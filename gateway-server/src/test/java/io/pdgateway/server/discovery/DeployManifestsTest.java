@@ -19,6 +19,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.PodObject;
+import io.pdgateway.core.model.PodObjectReader;
 import io.pdgateway.core.model.PodRole;
 import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.spec.SpecEnv;

@@ -2,8 +2,8 @@ package io.pdgateway.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pdgateway.server.load.PromptSynthesizer;
 import io.pdgateway.sim.SimRole;
+import io.pdgateway.workload.prompt.PromptSynthesizer;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Locale;

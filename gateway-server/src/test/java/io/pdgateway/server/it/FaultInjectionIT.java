@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pdgateway.core.spec.SpecLabels;
-import io.pdgateway.server.demo.PodManifest;
+import io.pdgateway.sim.cluster.PodManifest;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.SimPod;
 import io.vertx.core.net.NetServer;

@@ -2,6 +2,7 @@ package io.pdgateway.server.it;
 
 import static org.awaitility.Awaitility.await;
 
+import io.pdgateway.server.cli.ServeCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -54,8 +55,8 @@ final class GatewayProcess implements AutoCloseable {
     static GatewayProcess serve(Map<String, String> env, List<String> args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), "io.pdgateway.server.Main",
-                "serve", "--host", "127.0.0.1", "--port", "0"));
+                "-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
+                "--host", "127.0.0.1", "--port", "0"));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(env);

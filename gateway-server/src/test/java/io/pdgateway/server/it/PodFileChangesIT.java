@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pdgateway.core.spec.SpecLabels;
-import io.pdgateway.server.demo.PodManifest;
+import io.pdgateway.sim.cluster.PodManifest;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;

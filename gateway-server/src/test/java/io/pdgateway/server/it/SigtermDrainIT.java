@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.pdgateway.core.spec.SpecLabels;
-import io.pdgateway.server.demo.PodManifest;
+import io.pdgateway.sim.cluster.PodManifest;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecLabels;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.server.demo.PodManifest;
+import io.pdgateway.sim.cluster.PodManifest;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.sim.FaultConfig;

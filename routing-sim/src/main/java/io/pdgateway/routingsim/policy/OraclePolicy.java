@@ -12,9 +12,9 @@ import io.pdgateway.core.routing.Verdict;
 import io.pdgateway.routingsim.cluster.SimCluster;
 import io.pdgateway.routingsim.engine.EngineForecast;
 import io.pdgateway.routingsim.engine.SimEngine;
-import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.routingsim.workload.Workload;
+import io.pdgateway.workload.Slo;
 import java.util.Locale;
 import java.util.Map;
 

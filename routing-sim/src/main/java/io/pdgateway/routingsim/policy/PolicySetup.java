@@ -2,8 +2,8 @@ package io.pdgateway.routingsim.policy;
 
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.routingsim.cluster.SimCluster;
-import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.workload.Workload;
+import io.pdgateway.workload.Slo;
 
 /**
  * What a policy may be built from for one run: the gateway settings it runs under, the run's cluster, and (for the

@@ -10,7 +10,7 @@ public final class CsvWriter {
 
     private CsvWriter() {}
 
-    public static String write(RunReport report) {
+    public static String write(SimulationReport report) {
         StringBuilder out = new StringBuilder(HEADER).append('\n');
         for (PolicyReport p : report.policies()) {
             out.append(String.join(",", quote(report.workload()), Integer.toString(report.requests()),

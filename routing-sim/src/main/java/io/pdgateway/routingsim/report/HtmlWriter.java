@@ -1,5 +1,8 @@
 package io.pdgateway.routingsim.report;
 
+import io.pdgateway.workload.report.Html;
+import io.pdgateway.workload.report.SvgBarChart;
+import io.pdgateway.workload.report.SvgLineChart;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,9 +11,8 @@ import java.util.Locale;
 public final class HtmlWriter {
     private HtmlWriter() {}
 
-    public static String write(RunReport report) {
+    public static String write(SimulationReport report) {
         List<String> names = new ArrayList<>();
-        List<double[]> cdfs = new ArrayList<>();
         int n = report.policies().size();
         double[] goodput = new double[n];
         double[] attainment = new double[n];
@@ -18,42 +20,51 @@ public final class HtmlWriter {
         double[] ttft99 = new double[n];
         double[] tpot50 = new double[n];
         double[] tpot99 = new double[n];
+        SvgLineChart cdf = new SvgLineChart("TTFT distribution (1st to 99th percentile)", "ms", "percentile", true);
+        boolean anyLatency = false;
         for (int i = 0; i < n; i++) {
             PolicyReport p = report.policies().get(i);
             names.add(p.name());
-            cdfs.add(p.ttftPercentiles());
             goodput[i] = p.goodput();
             attainment[i] = 100 * p.attainment();
             ttft50[i] = p.ttftP50();
             ttft99[i] = p.ttftP99();
             tpot50[i] = p.tpotP50();
             tpot99[i] = p.tpotP99();
+            List<double[]> points = new ArrayList<>();
+            double[] percentiles = p.ttftPercentiles();
+            for (int q = 0; q < percentiles.length; q++) {
+                points.add(new double[] {percentiles[q], q + 1});
+            }
+            anyLatency |= percentiles.length > 0;
+            cdf.add(new SvgLineChart.Series(p.name(), points));
         }
         StringBuilder html = new StringBuilder("<!DOCTYPE html><html><head><meta charset='utf-8'><title>routing-sim: ")
-                .append(SvgChart.escape(report.workload())).append("</title><style>body{font-family:sans-serif;"
+                .append(Html.escape(report.workload())).append("</title><style>body{font-family:sans-serif;"
                         + "margin:24px;color:#222}pre{background:#f6f6f6;padding:12px;overflow-x:auto}"
                         + "figure{margin:18px 0}</style></head><body>");
-        html.append("<h1>routing-sim: ").append(SvgChart.escape(report.workload())).append("</h1>");
+        html.append("<h1>routing-sim: ").append(Html.escape(report.workload())).append("</h1>");
         html.append(String.format(Locale.ROOT, "<p>%d requests over %.0f s (%s) on %s. Seed %d. SLO: TTFT &le; %.0f ms, "
                         + "TPOT &le; %.0f ms.</p>", report.requests(), report.spanSeconds(),
-                SvgChart.escape(report.workloadSource()), SvgChart.escape(report.cluster()), report.seed(),
+                Html.escape(report.workloadSource()), Html.escape(report.cluster()), report.seed(),
                 report.slo().ttftMillis(), report.slo().tpotMillis()));
-        html.append("<p>Reproduce: <code>").append(SvgChart.escape(report.command())).append("</code></p>");
-        html.append("<pre>").append(SvgChart.escape(TableWriter.write(report))).append("</pre>");
-        figure(html, SvgChart.bars("Goodput (requests/s meeting the SLO)", names,
-                List.of(new SvgChart.Series("goodput", goodput)), "req/s"));
-        figure(html, SvgChart.bars("SLO attainment", names, List.of(new SvgChart.Series("attainment", attainment)), "%"));
-        figure(html, SvgChart.bars("Time to first token", names,
-                List.of(new SvgChart.Series("p50", ttft50), new SvgChart.Series("p99", ttft99)), "ms"));
-        figure(html, SvgChart.bars("Time per output token", names,
-                List.of(new SvgChart.Series("p50", tpot50), new SvgChart.Series("p99", tpot99)), "ms"));
-        figure(html, SvgChart.cdf("TTFT distribution (1st to 99th percentile, log scale)", names, cdfs, "ms"));
+        html.append("<p>Reproduce: <code>").append(Html.escape(report.command())).append("</code></p>");
+        html.append("<pre>").append(Html.escape(TableWriter.write(report))).append("</pre>");
+        figure(html, SvgBarChart.render("Goodput (requests/s meeting the SLO)", names,
+                List.of(new SvgBarChart.Series("goodput", goodput)), "req/s"));
+        figure(html, SvgBarChart.render("SLO attainment", names,
+                List.of(new SvgBarChart.Series("attainment", attainment)), "%"));
+        figure(html, SvgBarChart.render("Time to first token", names,
+                List.of(new SvgBarChart.Series("p50", ttft50), new SvgBarChart.Series("p99", ttft99)), "ms"));
+        figure(html, SvgBarChart.render("Time per output token", names,
+                List.of(new SvgBarChart.Series("p50", tpot50), new SvgBarChart.Series("p99", tpot99)), "ms"));
+        if (anyLatency) {
+            figure(html, cdf.render());
+        }
         return html.append("</body></html>\n").toString();
     }
 
     private static void figure(StringBuilder html, String svg) {
-        if (!svg.isEmpty()) {
-            html.append("<figure>").append(svg).append("</figure>");
-        }
+        html.append("<figure>").append(svg).append("</figure>");
     }
 }

@@ -10,7 +10,7 @@ public final class JsonWriter {
 
     private JsonWriter() {}
 
-    public static String write(RunReport report) {
+    public static String write(SimulationReport report) {
         try {
             return JSON.writeValueAsString(report) + "\n";
         } catch (JsonProcessingException e) {

@@ -1,10 +1,11 @@
 package io.pdgateway.routingsim.report;
 
-import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.engine.EngineRole;
 import io.pdgateway.routingsim.run.PodSummary;
 import io.pdgateway.routingsim.run.RequestRecord;
 import io.pdgateway.routingsim.run.RunResult;
+import io.pdgateway.workload.Slo;
+import io.pdgateway.workload.report.NearestRankPercentiles;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,8 +48,8 @@ public record PolicyReport(String name, String family, String description, Strin
             output += r.failed() ? 0 : r.outputTokens();
             steps.merge(r.step(), 1, Integer::sum);
         }
-        LatencySample ttftSample = LatencySample.of(ttft);
-        LatencySample tpotSample = LatencySample.of(tpot);
+        NearestRankPercentiles ttftSample = NearestRankPercentiles.of(ttft);
+        NearestRankPercentiles tpotSample = NearestRankPercentiles.of(tpot);
         double seconds = spanNanos / 1e9;
         long queried = 0;
         long hits = 0;

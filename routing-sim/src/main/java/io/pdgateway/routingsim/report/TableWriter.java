@@ -11,7 +11,7 @@ public final class TableWriter {
 
     private TableWriter() {}
 
-    public static String write(RunReport report) {
+    public static String write(SimulationReport report) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "routing-sim: %s, %d requests over %.0f s, on %s%n", report.workload(),
                 report.requests(), report.spanSeconds(), report.cluster()));

@@ -23,20 +23,20 @@ public final class WorkloadSource {
     public static Workload load(String spec, Path tracesDir, long seed, int blockSize) throws IOException {
         String key = spec.trim().toLowerCase(Locale.ROOT);
         if (key.equals(MOONCAKE)) {
-            return MooncakeTraceReader.read(existing(tracesDir.resolve(MOONCAKE_FILE)), blockSize);
+            return TraceWorkloads.mooncake(existing(tracesDir.resolve(MOONCAKE_FILE)), blockSize);
         }
         if (key.equals(AZURE)) {
-            return AzureTraceReader.read(existing(tracesDir.resolve(AZURE_FILE)), blockSize);
+            return TraceWorkloads.azure(existing(tracesDir.resolve(AZURE_FILE)), blockSize);
         }
         if (key.equals(SYNTHETIC) || key.startsWith(SYNTHETIC + ":")) {
-            return SyntheticWorkload.generate(SyntheticMix.parse(spec.trim()), seed, blockSize);
+            return ChatServiceWorkload.generate(ChatServiceMix.parse(spec.trim()), seed, blockSize);
         }
         Path file = existing(Path.of(spec));
         if (key.endsWith(".jsonl")) {
-            return MooncakeTraceReader.read(file, blockSize);
+            return TraceWorkloads.mooncake(file, blockSize);
         }
         if (key.endsWith(".csv")) {
-            return AzureTraceReader.read(file, blockSize);
+            return TraceWorkloads.azure(file, blockSize);
         }
         throw new IllegalArgumentException("--trace " + spec + ": expected mooncake, azure, synthetic[:...], or a "
                 + ".jsonl (Mooncake) or .csv (Azure) file");

@@ -1,6 +1,5 @@
 package io.pdgateway.routingsim.report;
 
-import io.pdgateway.routingsim.workload.Slo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,29 +7,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.routingsim.RoutingSimulator;
 import io.pdgateway.routingsim.policy.PolicyRegistry;
 import io.pdgateway.routingsim.run.SimFixtures;
+import io.pdgateway.workload.Slo;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Percentiles are nearest-rank; the table, CSV, JSON and HTML renderings carry one entry per policy. */
+/** The table, CSV, JSON and HTML renderings carry one entry per policy (percentiles: NearestRankPercentilesTest). */
 class ReportTest {
-    private static RunReport report;
+    private static SimulationReport report;
 
     @BeforeAll
     static void run() {
         report = RoutingSimulator.run(SimFixtures.smallCluster(), SimFixtures.chat(1),
                 PolicyRegistry.resolve(List.of("round-robin", "pd")), 1, Slo.INTERACTIVE, 2, "bin/routing-sim test",
                 line -> { });
-    }
-
-    @Test
-    void percentile_nearestRank_ignoresNaN() {
-        LatencySample sample = LatencySample.of(new double[] {5, Double.NaN, 1, 4, 2, 3});
-        assertThat(sample.count()).isEqualTo(5);
-        assertThat(sample.percentile(50)).isEqualTo(3);
-        assertThat(sample.percentile(99)).isEqualTo(5);
-        assertThat(sample.percentile(1)).isEqualTo(1);
-        assertThat(LatencySample.of(new double[0]).percentile(50)).isNaN();
     }
 
     @Test

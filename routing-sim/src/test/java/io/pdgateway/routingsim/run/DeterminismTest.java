@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.routingsim.RoutingSimulator;
 import io.pdgateway.routingsim.policy.PolicyRegistry;
-import io.pdgateway.routingsim.workload.Slo;
 import io.pdgateway.routingsim.report.TableWriter;
+import io.pdgateway.workload.Slo;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

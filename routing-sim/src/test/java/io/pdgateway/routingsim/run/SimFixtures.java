@@ -2,8 +2,8 @@ package io.pdgateway.routingsim.run;
 
 import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.cluster.ClusterShapeReader;
-import io.pdgateway.routingsim.workload.SyntheticMix;
-import io.pdgateway.routingsim.workload.SyntheticWorkload;
+import io.pdgateway.routingsim.workload.ChatServiceMix;
+import io.pdgateway.routingsim.workload.ChatServiceWorkload;
 import io.pdgateway.routingsim.workload.Workload;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +30,7 @@ public final class SimFixtures {
 
     /** Two minutes of multi-turn chat at 6 requests/s, with 10 % long documents that go to the standard pod. */
     public static Workload chat(long seed) {
-        return SyntheticWorkload.generate(SyntheticMix.parse("synthetic:rate=6,seconds=120,turns=3,long=0.1,"
+        return ChatServiceWorkload.generate(ChatServiceMix.parse("synthetic:rate=6,seconds=120,turns=3,long=0.1,"
                 + "longtokens=6000,user=300,output=120"), seed, 16);
     }
 }

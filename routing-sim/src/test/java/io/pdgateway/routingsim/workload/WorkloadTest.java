@@ -17,7 +17,7 @@ class WorkloadTest {
 
     @Test
     void mooncake_sharedHashIds_shareLeadingBlocks_andNoMore() throws Exception {
-        Workload w = MooncakeTraceReader.read(TRACES.resolve("mooncake-sample.jsonl"), 16);
+        Workload w = TraceWorkloads.mooncake(TRACES.resolve("mooncake-sample.jsonl"), 16);
         assertThat(w.requests()).hasSize(4);
         SimRequest a = w.requests().get(0);
         SimRequest b = w.requests().get(1);
@@ -33,7 +33,7 @@ class WorkloadTest {
 
     @Test
     void azure_lengthsAndArrivals_noSharedBlocks() throws Exception {
-        Workload w = AzureTraceReader.read(TRACES.resolve("azure-sample.csv"), 16);
+        Workload w = TraceWorkloads.azure(TRACES.resolve("azure-sample.csv"), 16);
         assertThat(w.requests()).extracting(SimRequest::promptTokens).containsExactly(374, 396, 879);
         assertThat(w.requests().get(1).arrivalNanos()).isEqualTo(4_314_000_000L);
         assertThat(w.requests().get(0).blockHashes()[0]).isNotEqualTo(w.requests().get(1).blockHashes()[0]);
@@ -41,10 +41,10 @@ class WorkloadTest {
 
     @Test
     void synthetic_sameSeed_sameRequests_differentSeed_differs() {
-        SyntheticMix mix = SyntheticMix.parse("synthetic:rate=4,seconds=60,turns=3");
-        Workload a = SyntheticWorkload.generate(mix, 7, 16);
-        Workload b = SyntheticWorkload.generate(mix, 7, 16);
-        Workload c = SyntheticWorkload.generate(mix, 8, 16);
+        ChatServiceMix mix = ChatServiceMix.parse("synthetic:rate=4,seconds=60,turns=3");
+        Workload a = ChatServiceWorkload.generate(mix, 7, 16);
+        Workload b = ChatServiceWorkload.generate(mix, 7, 16);
+        Workload c = ChatServiceWorkload.generate(mix, 8, 16);
         assertThat(a.requests()).hasSameSizeAs(b.requests());
         for (int i = 0; i < a.requests().size(); i++) {
             assertThat(a.requests().get(i).arrivalNanos()).isEqualTo(b.requests().get(i).arrivalNanos());
@@ -55,7 +55,7 @@ class WorkloadTest {
 
     @Test
     void synthetic_laterTurnsOfASession_extendTheEarlierPrompt() {
-        Workload w = SyntheticWorkload.generate(SyntheticMix.parse("synthetic:rate=2,seconds=120,turns=3,long=0"), 1, 16);
+        Workload w = ChatServiceWorkload.generate(ChatServiceMix.parse("synthetic:rate=2,seconds=120,turns=3,long=0"), 1, 16);
         SimRequest first = null;
         SimRequest later = null;
         for (SimRequest r : w.requests()) {
@@ -74,13 +74,13 @@ class WorkloadTest {
 
     @Test
     void synthetic_unknownOption_namesIt() {
-        assertThatThrownBy(() -> SyntheticMix.parse("synthetic:rate=2,colour=blue"))
+        assertThatThrownBy(() -> ChatServiceMix.parse("synthetic:rate=2,colour=blue"))
                 .hasMessageContaining("colour");
     }
 
     @Test
     void shape_rateScaleWindowAndOutputCap() throws Exception {
-        Workload w = MooncakeTraceReader.read(TRACES.resolve("mooncake-sample.jsonl"), 16);
+        Workload w = TraceWorkloads.mooncake(TRACES.resolve("mooncake-sample.jsonl"), 16);
         Workload shaped = new WorkloadShape(2, 0.2, 10, 0, 0).apply(w, 1);
         // Arrivals halve (0, 0, 125 ms, 500 ms); the 0.2 s window drops the last; outputs are capped at 10.
         assertThat(shaped.requests()).extracting(SimRequest::arrivalNanos).containsExactly(0L, 0L, 125_000_000L);
@@ -89,7 +89,7 @@ class WorkloadTest {
 
     @Test
     void shape_poisson_keepsLengths_newArrivals() throws Exception {
-        Workload w = MooncakeTraceReader.read(TRACES.resolve("mooncake-sample.jsonl"), 16);
+        Workload w = TraceWorkloads.mooncake(TRACES.resolve("mooncake-sample.jsonl"), 16);
         Workload shaped = new WorkloadShape(1, 0, 0, 10, 0).apply(w, 1);
         assertThat(shaped.requests()).extracting(SimRequest::promptTokens).containsExactly(1100, 1600, 700, 2048);
         assertThat(shaped.requests().get(0).arrivalNanos()).isPositive();

@@ -95,11 +95,15 @@ public final class FinalPairPicker implements PairPicker {
         return table;
     }
 
+    /**
+     * The largest finite score: an unscored pod (NaN) has none, and a +Infinity (a valid worst score) would turn every
+     * other pod's share into 0 and its own into Infinity / Infinity = NaN, so a lone such pair would not be picked.
+     */
     private static double max(List<Pod> pods, ScoredPods scores) {
         double max = 0;
         for (Pod pod : pods) {
             double s = scores.score(pod);
-            if (!Double.isNaN(s)) {
+            if (Double.isFinite(s)) {
                 max = Math.max(max, s);
             }
         }

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The non-PD prefix-cache strategy (reference §5.5): least-request when running counts are badly spread; otherwise
- * the pod with the longest prefix match among those not overloaded (running ≤ mean + k·sd), else least-request.
+ * the pod with the longest prefix match among those not overloaded (running ≤ mean + k·sd; a random one among
+ * equal matches), else least-request.
  */
 public final class PrefixCachePodPicker implements PodPicker {
     public static final String NAME = "prefix-cache";
@@ -43,15 +44,11 @@ public final class PrefixCachePodPicker implements PodPicker {
         }
         double limit = mean + context.stddevFactor() * (n > 1 ? Math.sqrt(squares / (n - 1)) : 0);
         PrefixMatch matches = context.prefix().match();
-        Pod best = null;
-        int bestPct = 0;
-        for (Pod pod : pods) {
+        // The longest match among pods not overloaded (unmatched or overloaded: NaN, skipped), a random one among equals.
+        Pod best = LowestPicker.lowest(pods, pod -> {
             int pct = matches.percent(pod);
-            if (pct > bestPct && context.load().runningRequests(pod) <= limit) {
-                best = pod;
-                bestPct = pct;
-            }
-        }
+            return pct > 0 && context.load().runningRequests(pod) <= limit ? -pct : Double.NaN;
+        }, context.random());
         return best != null ? best : LeastRunningPodPicker.pick(pods, context.load(), context.random());
     }
 }

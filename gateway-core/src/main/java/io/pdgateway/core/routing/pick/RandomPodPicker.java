@@ -16,6 +16,6 @@ public final class RandomPodPicker implements PodPicker {
 
     @Override
     public Pod pick(RoutingContext context, List<Pod> pods) {
-        return pods.get(context.random().nextInt(pods.size()));
+        return pods.isEmpty() ? null : pods.get(context.random().nextInt(pods.size()));
     }
 }

@@ -30,6 +30,9 @@ public final class SessionAffinityPodPicker implements PodPicker {
     }
 
     public static Pod pick(String sessionKey, List<Pod> pods, RandomGenerator random) {
+        if (pods.isEmpty()) {
+            return null;
+        }
         if (sessionKey == null || sessionKey.isEmpty()
                 || sessionKey.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
             return pods.get(random.nextInt(pods.size()));
@@ -37,13 +40,23 @@ public final class SessionAffinityPodPicker implements PodPicker {
         Pod best = null;
         long bestWeight = 0;
         for (Pod pod : pods) {
-            long weight = fnv1a(sessionKey + "\u0000" + pod.id());
+            long weight = mix(fnv1a(sessionKey + "\u0000" + pod.id()));
             if (best == null || Long.compareUnsigned(weight, bestWeight) > 0) {
                 best = pod;
                 bestWeight = weight;
             }
         }
         return best;
+    }
+
+    /**
+     * The SplitMix64 finaliser. FNV-1a alone barely mixes its last bytes into the high bits, so pods whose ids differ
+     * only at the end ("vllm-0", "vllm-1", "vllm-2") would be ranked by a few low bits and split sessions 25/25/50.
+     */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     static long fnv1a(String text) {

@@ -1,0 +1,118 @@
+package io.pdgateway.bench;
+
+import io.pdgateway.bench.overhead.OverheadBenchmark;
+import io.pdgateway.bench.overhead.OverheadReport;
+import io.pdgateway.bench.overhead.OverheadSettings;
+import io.pdgateway.bench.overhead.SizeResult;
+import io.pdgateway.bench.overhead.TargetResult;
+import io.pdgateway.workload.report.Environment;
+import io.pdgateway.workload.report.HtmlReportWriter;
+import io.pdgateway.workload.report.JsonReportWriter;
+import io.pdgateway.workload.report.ReportDocument;
+import io.pdgateway.workload.report.RunReport;
+import io.pdgateway.workload.report.SummaryTable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bench overhead}: what pd-gateway adds to a stream compared with going straight to the engine, measured
+ * against nginx as a plain reverse proxy in the same run; and the highest rate one gateway process sustains before
+ * its p99 doubles. The defaults take about five minutes on 2 cores ({@code bin/bench-overhead} installs nginx).
+ * Every default bounds the time: 2 sizes x (3 x 5 s warm-up + 2 rounds x 3 targets x 6 s) for the comparison, then
+ * at most 8 steps x 3 targets x 4 s per size for the searches, each step ending within its timeout.
+ */
+@Command(name = "overhead", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Time to first byte and gap between tokens: direct to a simulated pod, through a pd-gateway "
+                + "process, through nginx; plus a rate search per target; with small and 200 KB prompts.")
+public final class BenchOverheadCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--prompt-tokens", split = ",", defaultValue = "256,51200", description = "Prompt sizes in "
+            + "tokens, 4 bytes each: 256 is 1 KB, 51200 is 200 KB (default: ${DEFAULT-VALUE}).")
+    List<Integer> promptTokens;
+
+    @Option(names = "--output-tokens", defaultValue = "32", description = "Tokens per answer (default: ${DEFAULT-VALUE}).")
+    int outputTokens;
+
+    @Option(names = "--rate", defaultValue = "40", description = "Requests per second of the latency comparison: "
+            + "moderate, so queueing does not hide proxying (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--rounds", defaultValue = "2", description = "The comparison alternates the targets this many "
+            + "times (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--slice-seconds", defaultValue = "6", description = "Seconds per target per round "
+            + "(default: ${DEFAULT-VALUE}).")
+    double sliceSeconds;
+
+    @Option(names = "--search-start", defaultValue = "80", description = "First rate of each rate search; steps pass "
+            + "while p99 stays within twice the p99 at --rate (default: ${DEFAULT-VALUE}).")
+    double searchStart;
+
+    @Option(names = "--search-max", defaultValue = "3200", description = "Highest rate a search offers "
+            + "(default: ${DEFAULT-VALUE}).")
+    double searchMax;
+
+    @Option(names = "--search-steps", defaultValue = "8", description = "Steps per rate search (a failing rate is "
+            + "measured twice), 0 to skip the search (default: ${DEFAULT-VALUE}).")
+    int searchSteps;
+
+    @Option(names = "--step-seconds", defaultValue = "4", description = "Seconds per search step "
+            + "(default: ${DEFAULT-VALUE}).")
+    double stepSeconds;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5", description = "A request taking longer "
+            + "is an error; also bounds how long an overloaded step takes to end (default: ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    @Option(names = "--nginx", paramLabel = "PATH", description = "The nginx binary (default: found on PATH or in /usr/sbin).")
+    Path nginx;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")
+    Path json;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Also write a self-contained HTML page.")
+    Path html;
+
+    @Override
+    public Integer call() throws Exception {
+        OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, rounds, sliceSeconds,
+                searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx);
+        List<String> notes = new ArrayList<>();
+        List<SizeResult> sizes = new OverheadBenchmark(settings, System.out).run(notes);
+        List<RunReport> runs = new ArrayList<>();
+        for (SizeResult size : sizes) {
+            size.targets().stream().map(TargetResult::fixedRate).forEach(runs::add);
+        }
+        notes.add(String.format(Locale.ROOT, "direct = a simulated vLLM pod at time scale 1e-4 (answers at once); "
+                + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=random over that pod; nginx = worker_processes "
+                + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",
+                Runtime.getRuntime().availableProcessors()));
+        notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
+                + "then bisecting; a failing rate is measured twice) whose p99 time to first byte stays within twice "
+                + "the target's p99 at %.0f req/s, without errors", searchStart, rate));
+        ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
+                Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);
+        System.out.println();
+        System.out.print(SummaryTable.header(document));
+        System.out.print(OverheadReport.text(sizes, settings));
+        if (json != null) {
+            JsonReportWriter.write(OverheadReport.json(document, sizes, settings), json);
+            System.out.println("JSON report: " + json.toAbsolutePath());
+        }
+        if (html != null) {
+            HtmlReportWriter.write(document, List.of(OverheadReport.html(sizes, settings)), html);
+            System.out.println("HTML report: " + html.toAbsolutePath());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,114 @@
+package io.pdgateway.bench.overhead;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A process the overhead benchmark starts (the gateway, nginx) and always stops: its output is read on a daemon
+ * thread (a full pipe would stall it) and the last lines kept for the error message when it fails to start.
+ */
+final class ChildProcess implements AutoCloseable {
+    /** Lines kept for error messages: enough to show a stack trace's top. */
+    static final int KEPT_LINES = 40;
+    /** How long a SIGTERM may take before SIGKILL: the gateway drains in-flight requests, which are none by then. */
+    static final long STOP_TIMEOUT_MS = 10_000;
+
+    private final String name;
+    private final Process process;
+    private final Deque<String> lines = new ArrayDeque<>();
+
+    private ChildProcess(String name, Process process) {
+        this.name = name;
+        this.process = process;
+        Thread reader = new Thread(this::pump, name + "-output");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    static ChildProcess start(String name, List<String> command, Map<String, String> env) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        return new ChildProcess(name, builder.start());
+    }
+
+    /** Waits until a line of output matches, the process dies, or the timeout passes; returns the matching line. */
+    String awaitLine(Predicate<String> match, long timeoutMillis) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (System.nanoTime() < deadline) {
+            synchronized (lines) {
+                for (String line : lines) {
+                    if (match.test(line)) {
+                        return line;
+                    }
+                }
+            }
+            if (!process.isAlive()) {
+                break;
+            }
+            sleep(20);
+        }
+        throw new IOException(name + " did not start within " + timeoutMillis + " ms"
+                + (process.isAlive() ? "" : " (exit " + process.exitValue() + ")") + "; last output:\n" + output());
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    String output() {
+        synchronized (lines) {
+            return String.join("\n", lines);
+        }
+    }
+
+    private void pump() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                synchronized (lines) {
+                    lines.addLast(line);
+                    if (lines.size() > KEPT_LINES) {
+                        lines.removeFirst();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the process is gone; close() reports nothing more
+        }
+    }
+
+    /** SIGTERM, then SIGKILL if it does not exit in time. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

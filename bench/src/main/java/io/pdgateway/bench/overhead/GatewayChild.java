@@ -1,0 +1,65 @@
+package io.pdgateway.bench.overhead;
+
+import io.pdgateway.core.spec.SpecEnv;
+import io.pdgateway.core.spec.SpecStrategies;
+import io.pdgateway.server.cli.ServeCommand;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code pd-gateway serve} as its own process, from this process's own jar, so the overhead benchmark measures one
+ * gateway process exactly as deployed (its own JVM, heap and JIT), not a server sharing the load generator's JVM.
+ */
+final class GatewayChild implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("listening on [^:]+:(\\d+)");
+    /** A JVM start plus the tokenizer warm-up takes a few seconds on a busy 2-core machine. */
+    static final long START_TIMEOUT_MS = 60_000;
+
+    private final ChildProcess process;
+    private final int port;
+
+    private GatewayChild(ChildProcess process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /** A gateway on an ephemeral loopback port over the pod file, routing with a non-PD strategy (proxying only). */
+    static GatewayChild start(Path podFile) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String opts = System.getenv("PD_GATEWAY_JAVA_OPTS");
+        if (opts != null && !opts.isBlank()) {
+            command.addAll(List.of(opts.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
+                "--pods", podFile.toString(), "--host", "127.0.0.1", "--port", "0", "--drain-grace-seconds", "1"));
+        ChildProcess process = ChildProcess.start("pd-gateway", command,
+                Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.RANDOM));
+        try {
+            Matcher m = LISTENING.matcher(process.awaitLine(line -> LISTENING.matcher(line).find(), START_TIMEOUT_MS));
+            m.find();
+            return new GatewayChild(process, Integer.parseInt(m.group(1)));
+        } catch (IOException | RuntimeException e) {
+            process.close();
+            throw e;
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

@@ -1,0 +1,175 @@
+package io.pdgateway.bench.overhead;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.workload.report.JsonReportWriter;
+import io.pdgateway.workload.report.ReportDocument;
+import io.pdgateway.workload.report.RunSummary;
+import io.pdgateway.workload.report.TextTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The overhead numbers: per prompt size, each target's time to first byte and gap between tokens, what it adds
+ * over going direct, the rate it sustains, and pd-gateway's figures as ratios to nginx's (measured in the same run,
+ * because this machine is noisy).
+ */
+public final class OverheadReport {
+    private OverheadReport() {}
+
+    public static String text(List<SizeResult> sizes, OverheadSettings settings) {
+        StringBuilder out = new StringBuilder();
+        for (SizeResult size : sizes) {
+            out.append(String.format(Locale.ROOT, "%nprompts of %s, %d output tokens, %.0f req/s (%d rounds x %.0f s per "
+                            + "target); latencies in ms%n", OverheadBenchmark.sizeLabel(size.promptTokens()),
+                    settings.outputTokens(), settings.fixedRate(), settings.rounds(), settings.sliceSeconds()));
+            out.append(table(size).render());
+            out.append(ratios(size));
+            out.append(steps(size));
+        }
+        return out.toString();
+    }
+
+    static TextTable table(SizeResult size) {
+        TextTable table = new TextTable(List.of("target", "TTFB p50", "TTFB p99", "added p50", "added p99", "gap mean",
+                "gap p99", "added gap mean", "added gap p99", "errors", "sustained req/s", "p99 limit"));
+        RunSummary direct = size.direct().fixedRate().summary();
+        for (TargetResult target : size.targets()) {
+            RunSummary s = target.fixedRate().summary();
+            boolean isDirect = target == size.direct();
+            table.row(List.of(target.target(), ms(s.ttfb().p50()), ms(s.ttfb().p99()),
+                    isDirect ? "-" : ms(s.ttfb().p50() - direct.ttfb().p50()),
+                    isDirect ? "-" : ms(s.ttfb().p99() - direct.ttfb().p99()), ms(s.itl().mean()), ms(s.itl().p99()),
+                    isDirect ? "-" : ms(s.itl().mean() - direct.itl().mean()),
+                    isDirect ? "-" : ms(s.itl().p99() - direct.itl().p99()), Integer.toString(s.errors()),
+                    sustained(target.search()), target.search() == null ? "-" : ms(target.search().limitMillis())));
+        }
+        return table;
+    }
+
+    /**
+     * pd-gateway against nginx as ratios of their totals (time to first byte, gap between tokens) and of their
+     * sustained rates. Totals, not the added parts: nginx adds tenths of a millisecond, within this machine's noise,
+     * and a ratio to a number that small says nothing; the added parts are in the table.
+     */
+    static String ratios(SizeResult size) {
+        var gateway = size.target(OverheadBenchmark.GATEWAY);
+        var nginx = size.target(OverheadBenchmark.NGINX);
+        if (gateway.isEmpty() || nginx.isEmpty()) {
+            return "";
+        }
+        RunSummary g = gateway.get().fixedRate().summary();
+        RunSummary n = nginx.get().fixedRate().summary();
+        List<String> parts = new ArrayList<>();
+        parts.add("TTFB p50 " + ratio(g.ttfb().p50(), n.ttfb().p50()));
+        parts.add("TTFB p99 " + ratio(g.ttfb().p99(), n.ttfb().p99()));
+        parts.add("gap mean " + ratio(g.itl().mean(), n.itl().mean()));
+        parts.add("gap p99 " + ratio(g.itl().p99(), n.itl().p99()));
+        parts.add("sustained rate " + ratio(rate(gateway.get().search()), rate(nginx.get().search())));
+        return "pd-gateway / nginx: " + String.join(", ", parts) + "\n";
+    }
+
+    /** Every search step, so targets can be compared at the same offered rate: "rate: p99 ms" with + (passed) or -. */
+    static String steps(SizeResult size) {
+        StringBuilder out = new StringBuilder();
+        for (TargetResult target : size.targets()) {
+            if (target.search() == null) {
+                continue;
+            }
+            List<String> steps = new ArrayList<>();
+            for (RateStep step : target.search().steps()) {
+                steps.add(String.format(Locale.ROOT, "%.0f: %.1f%s%s", step.offeredRate(), step.p99Millis(),
+                        step.errors() > 0 ? " (" + step.errors() + " errors)" : "", step.passed() ? " +" : " -"));
+            }
+            out.append(String.format(Locale.ROOT, "  %-10s search, req/s: p99 TTFB ms: %s%n", target.target(),
+                    String.join(", ", steps)));
+        }
+        return out.toString();
+    }
+
+    /** The overhead section of the JSON report, beside the fixed-rate runs the standard writer emits. */
+    public static ObjectNode json(ReportDocument document, List<SizeResult> sizes, OverheadSettings settings) {
+        ObjectNode root = JsonReportWriter.tree(document);
+        ObjectNode overhead = root.putObject("overhead");
+        overhead.put("outputTokens", settings.outputTokens());
+        overhead.put("fixedRate", settings.fixedRate());
+        overhead.put("p99LimitFactor", RateSearch.P99_LIMIT_FACTOR);
+        ArrayNode list = overhead.putArray("sizes");
+        for (SizeResult size : sizes) {
+            ObjectNode node = list.addObject();
+            node.put("promptTokens", size.promptTokens());
+            node.put("promptBytes", size.promptBytes());
+            RunSummary direct = size.direct().fixedRate().summary();
+            ObjectNode targets = node.putObject("targets");
+            for (TargetResult target : size.targets()) {
+                ObjectNode t = targets.putObject(target.target());
+                RunSummary s = target.fixedRate().summary();
+                number(t, "ttfbP50Ms", s.ttfb().p50());
+                number(t, "ttfbP99Ms", s.ttfb().p99());
+                number(t, "addedTtfbP50Ms", s.ttfb().p50() - direct.ttfb().p50());
+                number(t, "addedTtfbP99Ms", s.ttfb().p99() - direct.ttfb().p99());
+                number(t, "gapMeanMs", s.itl().mean());
+                number(t, "gapP99Ms", s.itl().p99());
+                number(t, "addedGapMeanMs", s.itl().mean() - direct.itl().mean());
+                number(t, "addedGapP99Ms", s.itl().p99() - direct.itl().p99());
+                t.put("errors", s.errors());
+                if (target.search() != null) {
+                    ObjectNode search = t.putObject("rateSearch");
+                    number(search, "sustainedRate", target.search().sustainedRate());
+                    search.put("cappedByMaxRate", target.search().cappedByMaxRate());
+                    number(search, "baselineP99Ms", target.search().baselineP99Millis());
+                    ArrayNode steps = search.putArray("steps");
+                    for (RateStep step : target.search().steps()) {
+                        ObjectNode st = steps.addObject();
+                        st.put("rate", step.offeredRate());
+                        st.put("requests", step.requests());
+                        st.put("errors", step.errors());
+                        number(st, "ttfbP99Ms", step.p99Millis());
+                        st.put("passed", step.passed());
+                    }
+                }
+            }
+        }
+        return root;
+    }
+
+    /** The same tables for the HTML page, already escaped (preformatted text: the columns line up). */
+    public static String html(List<SizeResult> sizes, OverheadSettings settings) {
+        String text = text(sizes, settings).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        return "<h2>Gateway overhead</h2>\n<pre>" + text + "</pre>\n";
+    }
+
+    private static double rate(RateSearch search) {
+        return search == null ? Double.NaN : search.sustainedRate();
+    }
+
+    private static String ratio(double gateway, double nginx) {
+        if (Double.isNaN(gateway) || Double.isNaN(nginx) || nginx <= 0) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "x%.2f", gateway / nginx);
+    }
+
+    private static String sustained(RateSearch search) {
+        if (search == null) {
+            return "-";
+        }
+        if (Double.isNaN(search.sustainedRate())) {
+            return "none";
+        }
+        return (search.cappedByMaxRate() ? ">= " : "") + String.format(Locale.ROOT, "%.0f", search.sustainedRate());
+    }
+
+    private static String ms(double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    private static void number(ObjectNode node, String field, double value) {
+        if (Double.isFinite(value)) {
+            node.put(field, value);
+        } else {
+            node.putNull(field);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.pdgateway.bench.overhead;
+
+/**
+ * One step of a rate search: what was offered and what came back.
+ *
+ * @param offeredRate  requests per second sent (open loop)
+ * @param requests     requests sent in the step
+ * @param errors       of which failed
+ * @param p99Millis    p99 time to first byte of the successful ones
+ * @param passed       whether the step met the search's bar (filled in by {@link RateSearch#record})
+ */
+public record RateStep(double offeredRate, int requests, int errors, double p99Millis, boolean passed) {
+    RateStep judged(boolean verdict) {
+        return new RateStep(offeredRate, requests, errors, p99Millis, verdict);
+    }
+}

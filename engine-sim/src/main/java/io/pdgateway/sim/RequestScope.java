@@ -1,8 +1,0 @@
-package io.pdgateway.sim;
-
-/** The lifetime of one completion request, for work a personality starts on its behalf (a KV fetch, a held KV). */
-interface RequestScope {
-
-    /** Runs {@code action} once when the request ends, however it ends; at once if it already did. */
-    void onEnd(Runnable action);
-}

@@ -1,5 +1,0 @@
-package io.pdgateway.sim;
-
-/** The fields every response object and chunk of one request repeats. */
-record ResponseHead(String id, long created, String model) {
-}

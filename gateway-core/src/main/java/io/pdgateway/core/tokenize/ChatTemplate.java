@@ -1,0 +1,129 @@
+package io.pdgateway.core.tokenize;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hubspot.jinjava.Jinjava;
+import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.LegacyOverrides;
+import com.hubspot.jinjava.interpret.RenderResult;
+import com.hubspot.jinjava.interpret.TemplateError;
+import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
+import com.hubspot.jinjava.loader.ResourceLocator;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A model's chat template (the Jinja {@code chat_template} of its {@code tokenizer_config.json}), rendered as the
+ * engines render it through transformers: Jinja with trim_blocks and lstrip_blocks, the variables {@code messages},
+ * {@code add_generation_prompt}, {@code bos_token}, {@code eos_token} (and any extra ones, e.g. {@code tools}), and
+ * {@code raise_exception}. The engine then tokenizes the rendered text without adding special tokens, so
+ * {@code tokenizer.encode(template.render(...))} gives the engine's prompt tokens. HubSpot's jinjava interprets the
+ * template; templates cannot include or import anything (no resource locator). Thread-safe.
+ */
+public final class ChatTemplate {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ResourceLocator NOTHING = new ResourceLocator() {
+        @Override
+        public String getString(String fullName, Charset encoding,
+                com.hubspot.jinjava.interpret.JinjavaInterpreter interpreter) throws IOException {
+            throw new IOException("chat templates cannot load " + fullName);
+        }
+    };
+
+    /**
+     * jinjava's opt-ins to Python Jinja's behaviour, which the templates are written for: whitespace control on
+     * expressions ({@code {{- x }}}, everywhere in Llama 3.1's and Qwen's templates), Jinja's operator precedence,
+     * Python's rendering of values, iteration over a dict's keys, backslashes as in Python strings.
+     */
+    private static final LegacyOverrides PYTHON_JINJA = LegacyOverrides.newBuilder()
+            .withUseTrimmingForNotesAndExpressions(true).withParseWhitespaceControlStrictly(true)
+            .withUseNaturalOperatorPrecedence(true).withUsePyishObjectMapper(true).withIterateOverMapKeys(true)
+            .withKeepNullableLoopValues(true).withHandleBackslashInQuotesOnly(true).withEvaluateMapKeys(true)
+            .build();
+
+    private final String template;
+    private final String bosToken;
+    private final String eosToken;
+    private final Jinjava jinjava;
+
+    public ChatTemplate(String template, String bosToken, String eosToken) {
+        this.template = template;
+        this.bosToken = bosToken == null ? "" : bosToken;
+        this.eosToken = eosToken == null ? "" : eosToken;
+        this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true)
+                .withFailOnUnknownTokens(false).withLegacyOverrides(PYTHON_JINJA).build());
+        this.jinjava.setResourceLocator(NOTHING);
+        this.jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
+                ChatTemplate.class, "raiseException", String.class));
+    }
+
+    /**
+     * The template of a {@code tokenizer_config.json}: {@code chat_template} as a string, or the entry named "default"
+     * (else the first) of a list of {name, template}; {@code bos_token}/{@code eos_token} as strings or {content}.
+     */
+    public static ChatTemplate fromTokenizerConfig(String json) throws TokenizerFormatException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new TokenizerFormatException("tokenizer_config is not JSON: " + e.getOriginalMessage(), e);
+        }
+        JsonNode t = root == null ? null : root.get("chat_template");
+        String text = null;
+        if (t != null && t.isTextual()) {
+            text = t.asText();
+        } else if (t != null && t.isArray()) {
+            for (JsonNode named : t) {
+                if (text == null || "default".equals(named.path("name").asText())) {
+                    text = named.path("template").asText(null);
+                }
+            }
+        }
+        if (text == null) {
+            throw new TokenizerFormatException("tokenizer_config has no chat_template");
+        }
+        return new ChatTemplate(text, token(root.get("bos_token")), token(root.get("eos_token")));
+    }
+
+    private static String token(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        return n.isTextual() ? n.asText() : n.path("content").asText(null);
+    }
+
+    /**
+     * The prompt text for these messages (each a map with at least "role" and "content").
+     *
+     * @throws TokenizerFormatException when the template fails (a syntax error, or its own raise_exception)
+     */
+    public String render(List<? extends Map<String, ?>> messages, boolean addGenerationPrompt,
+            Map<String, ?> extra) throws TokenizerFormatException {
+        Map<String, Object> context = new HashMap<>(extra);
+        context.put("messages", messages);
+        context.put("add_generation_prompt", addGenerationPrompt);
+        context.put("bos_token", bosToken);
+        context.put("eos_token", eosToken);
+        RenderResult result = jinjava.renderForResult(template, context);
+        for (TemplateError error : result.getErrors()) {
+            if (error.getSeverity() == TemplateError.ErrorType.FATAL) {
+                Throwable cause = error.getException();
+                while (cause != null && cause.getCause() != null && cause.getCause() != cause) {
+                    cause = cause.getCause();
+                }
+                throw new TokenizerFormatException("chat template failed: " + error.getMessage()
+                        + (cause == null ? "" : ": " + cause.getMessage()));
+            }
+        }
+        return result.getOutput();
+    }
+
+    /** Jinja's raise_exception, as transformers defines it for chat templates. */
+    public static String raiseException(String message) {
+        throw new IllegalArgumentException(message);
+    }
+}

@@ -1,0 +1,4 @@
+package io.pdgateway.server.kvevents;
+
+/** The engine dropped its whole prefix cache. */
+public record AllBlocksCleared() implements KvEvent {}

@@ -1,0 +1,104 @@
+package io.pdgateway.server.kvevents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The /tokenize fallback over loopback against a stub engine that checks the request shapes of vLLM and SGLang and
+ * answers as they do; error answers; and the start-up errors for tokenizer files that are missing or unusable.
+ */
+class EngineTokenizeClientTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    private Vertx vertx;
+    private HttpServer server;
+    private EngineTokenizeClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
+            JsonNode json;
+            try {
+                json = JSON.readTree(body.getBytes());
+            } catch (IOException e) {
+                req.response().setStatusCode(400).end();
+                return;
+            }
+            received.add(json);
+            if (!req.path().equals(EngineTokenizeClient.PATH) || json.path("model").asText().equals("missing")) {
+                req.response().setStatusCode(404).end("{\"error\":\"model not found\"}");
+                return;
+            }
+            int n = json.has("messages") ? json.get("messages").size() * 3 : json.get("prompt").asText().length();
+            StringBuilder tokens = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                tokens.append(i == 0 ? "" : ",").append(100 + i);
+            }
+            req.response().end("{\"count\":" + n + ",\"max_model_len\":8192,\"tokens\":[" + tokens + "]}");
+        })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        client = new EngineTokenizeClient(vertx.createHttpClient());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void textPrompt_sendsTheSharedShape_andReadsTheTokens() throws Exception {
+        int[] ids = await(client.tokenize("127.0.0.1", server.actualPort(), "llama", "abc", true));
+
+        assertThat(ids).containsExactly(100, 101, 102);
+        assertThat(received.get(0).toString())
+                .isEqualTo("{\"model\":\"llama\",\"prompt\":\"abc\",\"add_special_tokens\":true}");
+    }
+
+    @Test
+    void chat_sendsVllmsChatShape() throws Exception {
+        int[] ids = await(client.tokenizeChat("127.0.0.1", server.actualPort(), "llama",
+                List.of(Map.of("role", "user", "content", "hi"))));
+
+        assertThat(ids).hasSize(3);
+        JsonNode sent = received.get(0);
+        assertThat(sent.get("add_generation_prompt").asBoolean()).isTrue();
+        assertThat(sent.get("add_special_tokens").asBoolean()).isFalse();
+        assertThat(sent.get("messages").get(0).get("content").asText()).isEqualTo("hi");
+    }
+
+    @Test
+    void errorAnswer_failsWithTheStatus() {
+        assertThatThrownBy(() -> await(client.tokenize("127.0.0.1", server.actualPort(), "missing", "x", true)))
+                .hasMessageContaining("404");
+    }
+
+    @Test
+    void tokenizerFiles_missingOrUnusable_failStartUpByName(@TempDir Path dir) throws IOException {
+        Path missing = dir.resolve("tokenizer.json");
+        assertThatThrownBy(() -> TokenizerFiles.tokenizer(missing)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist");
+        Path bad = Files.writeString(dir.resolve("bad.json"), "{\"model\":{\"type\":\"WordPiece\",\"vocab\":{}}}");
+        assertThatThrownBy(() -> TokenizerFiles.tokenizer(bad)).hasMessageContaining("WordPiece");
+        assertThatThrownBy(() -> TokenizerFiles.tokenizer(dir)).hasMessageContaining("cannot be read");
+    }
+
+    private static int[] await(io.vertx.core.Future<int[]> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+}
