@@ -40,8 +40,8 @@ public final class CacheModel {
         }
     };
 
-    /** How many leading blocks of the prompt each candidate holds. */
-    public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates) {
+    /** How many leading blocks of the prompt each candidate holds ({@code blockTokens} tokens each). */
+    public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens) {
         if (hashes.length == 0 || holders.get(hashes[0]) <= 0) {
             return PrefixMatch.NONE;
         }
@@ -57,7 +57,7 @@ public final class CacheModel {
         if (k == 0) {
             return PrefixMatch.NONE;
         }
-        PrefixMatch match = PrefixMatch.forPods(hashes.length, k);
+        PrefixMatch match = PrefixMatch.forPods(hashes.length, blockTokens, k);
         int previous = holders.get(hashes[0]);
         int depth = 1;
         for (int i = 1; i < hashes.length && k > 0; i++) {

@@ -9,24 +9,26 @@ import io.pdgateway.core.model.Pod;
  */
 public final class PrefixMatch {
     /** No prompt blocks, or nothing cached: every pod matches 0 %. */
-    public static final PrefixMatch NONE = new PrefixMatch(0, new String[1], new int[1]);
+    public static final PrefixMatch NONE = new PrefixMatch(0, 0, new String[1], new int[1]);
 
     private final int promptBlocks;
+    private final int blockTokens;
     private final String[] podIds;
     private final int[] blocks;
     private final int mask;
 
-    private PrefixMatch(int promptBlocks, String[] podIds, int[] blocks) {
+    private PrefixMatch(int promptBlocks, int blockTokens, String[] podIds, int[] blocks) {
         this.promptBlocks = promptBlocks;
+        this.blockTokens = blockTokens;
         this.podIds = podIds;
         this.blocks = blocks;
         this.mask = podIds.length - 1;
     }
 
     /** A table for up to {@code pods} matching pods. */
-    static PrefixMatch forPods(int promptBlocks, int pods) {
+    static PrefixMatch forPods(int promptBlocks, int blockTokens, int pods) {
         int capacity = Integer.highestOneBit(Math.max(2, pods * 2 - 1)) << 1;
-        return new PrefixMatch(promptBlocks, new String[capacity], new int[capacity]);
+        return new PrefixMatch(promptBlocks, blockTokens, new String[capacity], new int[capacity]);
     }
 
     void put(String podId, int matchedBlocks) {
@@ -57,6 +59,11 @@ public final class PrefixMatch {
     /** The spec's prefix_match_percent: the share of the prompt's full blocks the pod holds, 0..100, rounded down. */
     public int percent(Pod pod) {
         return promptBlocks == 0 ? 0 : (int) (blocks(pod) * 100L / promptBlocks);
+    }
+
+    /** Prompt tokens the pod holds in its cache: its matched blocks in tokens. */
+    public long cachedTokens(Pod pod) {
+        return (long) blocks(pod) * blockTokens;
     }
 
     public int promptBlocks() {

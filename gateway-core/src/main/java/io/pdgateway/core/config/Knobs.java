@@ -1,5 +1,6 @@
 package io.pdgateway.core.config;
 
+import io.pdgateway.core.predict.PrefillTimeModel;
 import io.pdgateway.core.routing.DecodePolicy;
 import io.pdgateway.core.routing.PrefillPolicy;
 import io.pdgateway.core.routing.Strategy;
@@ -114,6 +115,26 @@ public final class Knobs {
      */
     public static final Knob<Double> KV_CACHE_CAPACITY_TOKENS = Knob.pd(SpecEnv.KV_CACHE_CAPACITY_TOKENS,
             "kvCacheCapacityTokens", 434_000.0, KnobRule.positive(), PdKnobs::kvCacheCapacityTokens);
+    /**
+     * predicted_ttft (pd-gateway's own): the prefill-time model every pod starts from before its own legs fit it:
+     * fixed ms, ms per token, ms per token² of attention. Llama-3-8B on one H100 with vLLM (reference/engine-timing.md
+     * §9).
+     */
+    public static final Knob<PrefillTimeModel.Coefficients> PREFILL_TIME_MODEL = Knob.pd(SpecEnv.PREFILL_TIME_MODEL,
+            "prefillTimeModel", PrefillTimeModel.Coefficients.LLAMA3_8B_H100, KnobRule.coefficients(),
+            PdKnobs::prefillTimeModel);
+    /** predicted_ttft: the KV transfer's fixed cost, ms (RDMA: reference/engine-timing.md §9, line 9). */
+    public static final Knob<Double> KV_TRANSFER_SETUP_MS = Knob.pd(SpecEnv.KV_TRANSFER_SETUP_MS,
+            "kvTransferSetupMs", 1.0, KnobRule.nonNegative(), PdKnobs::kvTransferSetupMillis);
+    /** predicted_ttft: KV transfer ms per 1,000 prompt tokens: 128 KiB a token (8B) over 25 GB/s (§9, lines 6, 9). */
+    public static final Knob<Double> KV_TRANSFER_MS_PER_1K_TOKENS = Knob.pd(SpecEnv.KV_TRANSFER_MS_PER_1K_TOKENS,
+            "kvTransferMsPer1kTokens", 5.24, KnobRule.nonNegative(), PdKnobs::kvTransferMillisPer1kTokens);
+    /** predicted_ttft: a decode pod whose scraped KV use is at or above this fraction takes new requests last. */
+    public static final Knob<Double> DECODE_KV_LIMIT = Knob.pd(SpecEnv.DECODE_KV_LIMIT, "decodeKvLimit", 0.95,
+            KnobRule.within(0, 1), PdKnobs::decodeKvLimit);
+    /** predicted_ttft: a decode pod whose time per output token is at or above this many ms takes new requests last; 0 = no limit. */
+    public static final Knob<Double> DECODE_TPOT_LIMIT_MS = Knob.pd(SpecEnv.DECODE_TPOT_LIMIT_MS, "decodeTpotLimitMs",
+            0.0, KnobRule.nonNegative(), PdKnobs::decodeTpotLimitMillis);
     /** Environment only (the spec lists no routingConfig field for it). */
     public static final Knob<Boolean> DECODE_TOKEN_LOAD_OUTPUT_GROWTH = Knob.pd(SpecEnv.DECODE_TOKEN_LOAD_OUTPUT_GROWTH,
             null, true, KnobRule.bool(), PdKnobs::decodeTokenLoadOutputGrowth);

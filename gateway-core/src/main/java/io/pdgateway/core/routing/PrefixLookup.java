@@ -14,23 +14,26 @@ import java.util.List;
  */
 public final class PrefixLookup {
     /** No prompt blocks or no view: every pod matches 0 %. */
-    public static final PrefixLookup NONE = new PrefixLookup(null, new long[0], null);
+    public static final PrefixLookup NONE = new PrefixLookup(null, new long[0], null, 1);
 
     private final CacheModel view;
     private final long[] hashes;
     private final ModelPods model;
+    private final int blockTokens;
     private PrefixMatch match;
 
-    public PrefixLookup(CacheModel view, long[] hashes, ModelPods model) {
+    /** @param blockTokens tokens per block of the view (the prefix-cache model's block size) */
+    public PrefixLookup(CacheModel view, long[] hashes, ModelPods model, int blockTokens) {
         this.view = view;
         this.hashes = hashes;
         this.model = model;
+        this.blockTokens = blockTokens;
     }
 
     public PrefixMatch match() {
         if (match == null) {
             match = view == null || hashes.length == 0 || model == null ? PrefixMatch.NONE
-                    : view.match(hashes, computing(model));
+                    : view.match(hashes, computing(model), blockTokens);
         }
         return match;
     }

@@ -19,6 +19,7 @@ import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.Profile;
+import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.PdCascade;
 import io.pdgateway.core.routing.PrefixLookup;
@@ -69,6 +70,7 @@ public final class RoutingSession {
     private final TokenLedger tokens = new TokenLedger();
     private final SessionTable sessions;
     private final CacheViews caches;
+    private final PrefillModels prefillModels;
     private final TokenCharger charger;
     private final BucketServe bucketServe;
     private final Map<String, ModelLane> lanes = new ConcurrentHashMap<>();
@@ -97,6 +99,7 @@ public final class RoutingSession {
         this.sessions = new SessionTable(settings.tokenLoadMaxSessions());
         this.charger = new TokenCharger(tokens, sessions);
         this.caches = new CacheViews(this::capacityBlocks);
+        this.prefillModels = new PrefillModels(pod -> knobs.resolve(pod.routingConfig(null)).prefillTimeModel());
         if (settings.bucketServe() && !settings.promptLengthBucketing()) {
             warn.accept("AIBRIX_BUCKET_SERVE=true needs AIBRIX_PROMPT_LENGTH_BUCKETING=true as well; adaptive bucket "
                     + "serving stays off");
@@ -188,8 +191,10 @@ public final class RoutingSession {
         RouteDecision decision;
         Lease lease = Lease.NONE;
         synchronized (lane) {
-            ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), start, clock.epochMillis());
-            PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model);
+            ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), prefillModels, start,
+                    clock.epochMillis());
+            PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,
+                    settings.prefixCacheBlockTokens());
             RoutingContext context = new RoutingContext(request, model, load, prefix, lane.random,
                     settings.stddevFactor(), bucketServe == null ? BucketPlan.EMPTY : bucketServe.plan());
             decision = decider.route(context);
@@ -199,8 +204,13 @@ public final class RoutingSession {
                         ? charger.charge(request, decision, prefix.match(), features.bodyTokenEstimate(), start) : null;
                 // The pod that computes the prompt now holds its blocks, so the next decision sees them.
                 Pod computing = decision.isPd() ? decision.prefill() : decision.target();
+                long cached = Math.min(request.promptTokens(), prefix.match().cachedTokens(computing));
+                long uncached = request.promptTokens() - cached;
+                PrefillModels.Ticket prefillLeg = decision.isPd()
+                        ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
-                lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, clock);
+                lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, prefillModels, prefillLeg,
+                        clock);
             }
         }
         if (decision.verdict().routed()) {
@@ -228,6 +238,7 @@ public final class RoutingSession {
         if (snapshot != lastSeen) {
             lastPresent = present(snapshot);
             caches.retainOnly(snapshot);
+            prefillModels.retainOnly(lastPresent.keySet());
             lanes.keySet().retainAll(modelNames(snapshot));
             lastSeen = snapshot;
         }
@@ -304,6 +315,11 @@ public final class RoutingSession {
 
     public TokenLedger tokens() {
         return tokens;
+    }
+
+    /** Each pod's fitted prefill-time model (predicted_ttft; its errors are a metric). */
+    public PrefillModels prefillModels() {
+        return prefillModels;
     }
 
     /** The prefix-cache views; also where engines' KV events go. */

@@ -41,7 +41,7 @@ class CacheModelTest {
     }
 
     private int matched(long[] prompt, Pod pod) {
-        return model.match(prompt, List.of(p1, p2)).blocks(pod);
+        return model.match(prompt, List.of(p1, p2), 16).blocks(pod);
     }
 
     @Test
@@ -52,7 +52,7 @@ class CacheModelTest {
         assertThat(matched(system, p2)).isZero();
         long[] followUp = sharing(system, 6, 12, 9);
         assertThat(matched(followUp, p1)).as("6 of its 12 blocks are p1's").isEqualTo(6);
-        assertThat(model.match(followUp, List.of(p1)).percent(p1)).isEqualTo(50);
+        assertThat(model.match(followUp, List.of(p1), 16).percent(p1)).isEqualTo(50);
     }
 
     @Test
@@ -106,7 +106,7 @@ class CacheModelTest {
         // The same name at another address is another pod: nothing inherited.
         Pod moved = new Pod("default", "p2", "m", "10.9.9.9", 8000, 8000, "vllm", p2.role(), null, null, 8998, null,
                 Map.of());
-        assertThat(model.match(shared, List.of(moved)).blocks(moved)).isZero();
+        assertThat(model.match(shared, List.of(moved), 16).blocks(moved)).isZero();
     }
 
     @Test
@@ -122,7 +122,7 @@ class CacheModelTest {
             model.release(model.hold(pod, own, 1000));
         }
         Pod probe = pods.get(17);
-        PrefixMatch match = model.match(tails.get(probe), pods);
+        PrefixMatch match = model.match(tails.get(probe), pods, 16);
         for (Pod pod : pods) {
             assertThat(match.blocks(pod)).as(pod.name()).isEqualTo(pod == probe ? tails.get(probe).length : 4);
         }
@@ -207,7 +207,7 @@ class CacheModelTest {
                 engine.release(h.pod(), h.prompt());
             }
             long[] probe = prompts[random.nextInt(prompts.length)];
-            PrefixMatch match = model.match(probe, pods);
+            PrefixMatch match = model.match(probe, pods, 16);
             for (Pod pod : pods) {
                 assertThat(match.blocks(pod)).as("step " + step + " " + pod.name()).isEqualTo(engine.matched(pod, probe));
                 assertThat(model.blocks(pod.id())).as("step " + step + " size").isEqualTo(

@@ -33,6 +33,6 @@ public final class CachedPrefixes {
 
     /** The prompt looked up in this view over the model's pods. */
     public PrefixLookup lookup(long[] prompt, ModelPods model) {
-        return new PrefixLookup(view, prompt, model);
+        return new PrefixLookup(view, prompt, model, BlockHasher.DEFAULT_BLOCK_TOKENS);
     }
 }
