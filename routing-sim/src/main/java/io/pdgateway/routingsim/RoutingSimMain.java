@@ -95,6 +95,10 @@ public final class RoutingSimMain implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
 
+    @Option(names = "--replicas", description = "Gateway replicas sharing the traffic (default: the cluster file's "
+            + "gatewayReplicas, else 1); they share running counts and the decode ledger as through Redis.")
+    Integer replicas;
+
     @Option(names = "--find-max-rate", description = "Instead of one run per policy, search each policy's highest rate "
             + "scale at which >= 90 %% of requests meet the SLO, starting from --rate-scale, and report the gap each "
             + "closes between round-robin and the oracle.")
@@ -108,6 +112,9 @@ public final class RoutingSimMain implements Callable<Integer> {
         long start = System.nanoTime();
         ClusterShape shape = ClusterShapeReader.read(cluster != null ? cluster : home().resolve("routing-sim/clusters/small.yaml"))
                 .withGatewayEnv(env);
+        if (replicas != null) {
+            shape = shape.withGatewayReplicas(replicas);
+        }
         List<PolicySpec> specs = PolicyRegistry.resolve(policies != null ? policies : PolicyRegistry.DEFAULT);
         int threadCount = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         if (findMaxRate) {

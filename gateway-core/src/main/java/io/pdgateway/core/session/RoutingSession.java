@@ -299,6 +299,29 @@ public final class RoutingSession {
         return names;
     }
 
+    /**
+     * What this replica publishes to the others (through Redis): per pod its running requests and, with
+     * {@code shareDecodeLedger}, its decode ledger (tokens, requests and their age sum), stamped now.
+     */
+    public Map<String, RemoteLoad.PodLoad> publishedLoad(boolean shareDecodeLedger) {
+        Map<String, RemoteLoad.PodLoad> pods = new HashMap<>();
+        long nanos = clock.nanoTime();
+        long now = clock.epochMillis();
+        requests.runningByPod().forEach((id, running) -> pods.put(id, new RemoteLoad.PodLoad(running, 0, 0, 0, now)));
+        if (shareDecodeLedger) {
+            for (String id : tokens.podIds()) {
+                long decodeRequests = tokens.decodeRequests(id);
+                if (decodeRequests == 0) {
+                    continue;
+                }
+                RemoteLoad.PodLoad base = pods.get(id);
+                pods.put(id, new RemoteLoad.PodLoad(base == null ? 0 : base.running(), tokens.decodeTokens(id),
+                        decodeRequests, tokens.decodeAgeSeconds(id, nanos), now));
+            }
+        }
+        return pods;
+    }
+
     /** Where the other replicas' charges come from (Redis); none until set. */
     public void shareWith(Supplier<RemoteLoad> remoteLoad) {
         this.remote = remoteLoad;
