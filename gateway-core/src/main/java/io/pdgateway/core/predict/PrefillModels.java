@@ -7,35 +7,38 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Each prefill pod's {@link PrefillTimeModel} and its queue as the gateway sees it: the predicted compute of the legs
- * it has in flight, drained since the head of the queue started. A pod computes its prefills about first come, first
- * served, so a new leg waits for that remaining work and a finished leg's own compute is the time since the later of
- * its dispatch and the previous leg's answer. Models start from the pod's default coefficients and are dropped with
- * the pod. Thread-safe: every method holds this object's monitor for a few arithmetic operations.
+ * Each prefill pod's {@link PrefillTimeModel} and its queue as the gateway sees it: the summed work terms of the legs it
+ * has in flight. A pod works through its prefills about first come, first served (batching them into steps does not
+ * change the order much), so a leg sent now answers after the work still ahead of it plus its own: the work of every
+ * leg in flight, less what the pod has done since the head of the queue started. Each answered leg teaches the model
+ * that its latency, plus the head's progress when it was sent, was that summed work. Models start from the pod's
+ * default coefficients and are dropped with the pod. Thread-safe: every method holds this object's monitor for a few
+ * arithmetic operations.
  */
 public final class PrefillModels {
     private final Function<Pod, PrefillTimeModel.Coefficients> priors;
     private final Map<String, PodQueue> pods = new HashMap<>();
 
-    /** One pod's model and queue. */
+    /** One pod's model and the summed work terms of its legs in flight. */
     private static final class PodQueue {
         final PrefillTimeModel model;
-        double queuedMillis;
-        int inFlight;
+        int legs;
+        double tokens;
+        double attention;
         long headStartedNanos;
-        long lastAnswerNanos = Long.MIN_VALUE;
 
         PodQueue(PrefillTimeModel model) {
             this.model = model;
         }
 
-        double waitMillis(long nowNanos) {
-            return inFlight == 0 ? 0 : Math.max(0, queuedMillis - (nowNanos - headStartedNanos) / 1e6);
+        double headProgressMillis(long nowNanos) {
+            return legs == 0 ? 0 : (nowNanos - headStartedNanos) / 1e6;
         }
     }
 
-    /** A leg in flight: what it was predicted to cost, and when it was sent. */
-    public record Ticket(String podId, double uncached, double cached, double predictedMillis, long dispatchedNanos) {}
+    /** A leg in flight: its own work terms, the queue's with it when sent, the head's progress then, and the time. */
+    public record Ticket(String podId, double uncached, double attention, int queuedLegs, double queuedTokens,
+            double queuedAttention, double headProgressMillis, long dispatchedNanos) {}
 
     /** @param priors the starting coefficients of a pod (its profile's, else the environment's) */
     public PrefillModels(Function<Pod, PrefillTimeModel.Coefficients> priors) {
@@ -54,30 +57,34 @@ public final class PrefillModels {
     /** When a leg sent now would answer: the pod's remaining queued work plus its own compute, in milliseconds. */
     public synchronized double predictMillis(Pod pod, double uncached, double cached, long nowNanos) {
         PodQueue queue = queue(pod);
-        return queue.waitMillis(nowNanos) + queue.model.predictMillis(uncached, cached);
+        double work = queue.model.predictWork(queue.legs + 1, queue.tokens + uncached,
+                queue.attention + PrefillTimeModel.attention(uncached, cached));
+        return Math.max(queue.model.predictMillis(uncached, cached), work - queue.headProgressMillis(nowNanos));
     }
 
     /** A leg was sent to the pod. */
     public synchronized Ticket dispatched(Pod pod, double uncached, double cached, long nowNanos) {
         PodQueue queue = queue(pod);
-        double predicted = queue.model.predictMillis(uncached, cached);
-        if (queue.inFlight == 0) {
+        double attention = PrefillTimeModel.attention(uncached, cached);
+        if (queue.legs == 0) {
             queue.headStartedNanos = nowNanos;
         }
-        queue.inFlight++;
-        queue.queuedMillis += predicted;
-        return new Ticket(pod.id(), uncached, cached, predicted, nowNanos);
+        Ticket ticket = new Ticket(pod.id(), uncached, attention, queue.legs + 1, queue.tokens + uncached,
+                queue.attention + attention, queue.headProgressMillis(nowNanos), nowNanos);
+        queue.legs++;
+        queue.tokens += uncached;
+        queue.attention += attention;
+        return ticket;
     }
 
-    /** The leg answered: its compute (after the legs ahead of it) trains the model. */
+    /** The leg answered: the work found in flight when it was sent, with its own, took its latency plus the head's progress. */
     public synchronized void answered(Ticket ticket, long nowNanos) {
         PodQueue queue = pods.get(ticket.podId());
         if (queue == null) {
             return; // the pod left meanwhile
         }
-        long started = Math.max(ticket.dispatchedNanos(), queue.lastAnswerNanos);
-        queue.model.observe(ticket.uncached(), ticket.cached(), (nowNanos - started) / 1e6);
-        queue.lastAnswerNanos = nowNanos;
+        queue.model.observeWork(ticket.queuedLegs(), ticket.queuedTokens(), ticket.queuedAttention(),
+                (nowNanos - ticket.dispatchedNanos()) / 1e6 + ticket.headProgressMillis());
         leave(queue, ticket, nowNanos);
     }
 
@@ -90,8 +97,14 @@ public final class PrefillModels {
     }
 
     private static void leave(PodQueue queue, Ticket ticket, long nowNanos) {
-        queue.inFlight = Math.max(0, queue.inFlight - 1);
-        queue.queuedMillis = queue.inFlight == 0 ? 0 : Math.max(0, queue.queuedMillis - ticket.predictedMillis());
+        queue.legs = Math.max(0, queue.legs - 1);
+        if (queue.legs == 0) {
+            queue.tokens = 0;
+            queue.attention = 0;
+        } else {
+            queue.tokens = Math.max(0, queue.tokens - ticket.uncached());
+            queue.attention = Math.max(0, queue.attention - ticket.attention());
+        }
         queue.headStartedNanos = nowNanos; // the next leg in line starts now
     }
 
@@ -116,7 +129,7 @@ public final class PrefillModels {
     public synchronized int inFlight() {
         int total = 0;
         for (PodQueue queue : pods.values()) {
-            total += queue.inFlight;
+            total += queue.legs;
         }
         return total;
     }

@@ -1,16 +1,18 @@
 package io.pdgateway.core.predict;
 
 /**
- * How long one pod computes a prefill, fitted online from the legs the gateway itself timed. A prompt with {@code u}
- * uncached tokens after {@code p} cached ones takes
+ * How long one pod computes prefills, fitted online from the legs the gateway itself timed. A prompt with {@code u}
+ * uncached tokens after {@code p} cached ones costs
  *
- * <pre>  time = a + b · u + c · u · (p + u / 2)</pre>
+ * <pre>  work = a + b · u + c · u · (p + u / 2)</pre>
  *
  * the engine's own cost model (reference/engine-timing.md §9: a fixed cost, a per-token cost, attention over the
- * context). The time observed for a leg is its compute alone: {@link PrefillModels} subtracts the time it waited behind
- * the legs ahead of it. Recursive least squares with exponential forgetting keeps (a, b, c) current as batching and
- * load change; it starts from the model's default coefficients, held with moderate confidence so that a few odd legs do
- * not move it far. Also keeps the mean relative error of its predictions, for the metric.
+ * context). A pod works through its prefills about first come, first served, however it batches them into steps, so
+ * a leg answers once the work ahead of it and its own is done: {@link PrefillModels} observes each leg's latency
+ * against the summed work terms (n legs, Σu, Σ attention) of the legs it found in flight and its own. That is linear
+ * in (a, b, c), so recursive least squares with exponential forgetting fits it and keeps it current as load changes;
+ * it starts from the model's default coefficients, held with moderate confidence so that a few odd legs do not move
+ * it far. Also keeps the mean relative error of its predictions, for the metric.
  *
  * <p>Coefficients are in milliseconds; features are scaled to comparable magnitudes (thousands of tokens, millions of
  * token²) so the fit stays well conditioned. Not thread-safe: its {@link PrefillModels} guards it.
@@ -49,26 +51,32 @@ public final class PrefillTimeModel {
         public static final Coefficients LLAMA3_8B_H100 = new Coefficients(20, 0.021, 4.0e-7);
     }
 
-    private static void features(double[] x, double uncached, double cached) {
-        x[0] = 1;
-        x[1] = uncached * TOKEN_SCALE;
-        x[2] = uncached * (cached + uncached / 2) * QUADRATIC_SCALE;
+    /** The attention term of one prompt: u · (p + u / 2), in token². */
+    public static double attention(double uncached, double cached) {
+        return uncached * (cached + uncached / 2);
     }
 
-    /** Predicted compute time in milliseconds. */
+    /** Predicted compute of one prompt, in milliseconds. */
     public double predictMillis(double uncached, double cached) {
-        double[] x = new double[3];
-        features(x, uncached, cached);
-        return Math.max(0, dot(theta, x));
+        return predictWork(1, uncached, attention(uncached, cached));
     }
 
-    /** Learns from one timed prefill. */
+    /** Predicted compute of {@code legs} prompts with {@code tokens} uncached tokens and {@code attention} in all. */
+    public double predictWork(double legs, double tokens, double attention) {
+        return Math.max(0, theta[0] * legs + theta[1] * tokens * TOKEN_SCALE + theta[2] * attention * QUADRATIC_SCALE);
+    }
+
+    /** Learns from one timed prefill of one prompt alone on the pod. */
     public void observe(double uncached, double cached, double millis) {
-        if (!(millis > 0) || uncached < 0) {
+        observeWork(1, uncached, attention(uncached, cached), millis);
+    }
+
+    /** Learns that work of these summed terms took {@code millis}. */
+    public void observeWork(double legs, double tokens, double attention, double millis) {
+        if (!(millis > 0) || legs <= 0) {
             return;
         }
-        double[] x = new double[3];
-        features(x, uncached, cached);
+        double[] x = {legs, tokens * TOKEN_SCALE, attention * QUADRATIC_SCALE};
         double predicted = dot(theta, x);
         double error = Math.abs(predicted - millis) / millis;
         meanRelativeError = Double.isNaN(meanRelativeError) ? error
