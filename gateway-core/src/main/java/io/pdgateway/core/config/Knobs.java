@@ -123,6 +123,13 @@ public final class Knobs {
     public static final Knob<PrefillTimeModel.Coefficients> PREFILL_TIME_MODEL = Knob.pd(SpecEnv.PREFILL_TIME_MODEL,
             "prefillTimeModel", PrefillTimeModel.Coefficients.LLAMA3_8B_H100, KnobRule.coefficients(),
             PdKnobs::prefillTimeModel);
+    /**
+     * predicted_ttft: how much the compute a choice adds to a pod counts beside the predicted first token (the delay
+     * it imposes on what queues behind it). 1 measured best on routing-sim's prefix-heavy mix and Mooncake; 0 is
+     * greedy on the first token alone.
+     */
+    public static final Knob<Double> PREDICTED_TTFT_WORK_WEIGHT = Knob.pd(SpecEnv.PREDICTED_TTFT_WORK_WEIGHT,
+            "predictedTtftWorkWeight", 1.0, KnobRule.nonNegative(), PdKnobs::predictedTtftWorkWeight);
     /** predicted_ttft: the KV transfer's fixed cost, ms (RDMA: reference/engine-timing.md §9, line 9). */
     public static final Knob<Double> KV_TRANSFER_SETUP_MS = Knob.pd(SpecEnv.KV_TRANSFER_SETUP_MS,
             "kvTransferSetupMs", 1.0, KnobRule.nonNegative(), PdKnobs::kvTransferSetupMillis);

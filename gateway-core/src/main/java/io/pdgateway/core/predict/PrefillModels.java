@@ -62,6 +62,11 @@ public final class PrefillModels {
         return Math.max(queue.model.predictMillis(uncached, cached), work - queue.headProgressMillis(nowNanos));
     }
 
+    /** The pod's own compute of such a prefill, without its queue, in milliseconds. */
+    public synchronized double computeMillis(Pod pod, double uncached, double cached) {
+        return queue(pod).model.predictMillis(uncached, cached);
+    }
+
     /** A leg was sent to the pod. */
     public synchronized Ticket dispatched(Pod pod, double uncached, double cached, long nowNanos) {
         PodQueue queue = queue(pod);

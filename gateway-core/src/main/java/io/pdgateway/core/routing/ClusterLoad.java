@@ -84,6 +84,11 @@ public final class ClusterLoad implements LoadView {
     }
 
     @Override
+    public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
+        return prefillModels == null ? Double.NaN : prefillModels.computeMillis(pod, uncached, cached);
+    }
+
+    @Override
     public int pendingDecodes(Pod pod) {
         return ledger.pendingDecodes(pod);
     }

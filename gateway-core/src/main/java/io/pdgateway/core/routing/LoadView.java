@@ -40,6 +40,11 @@ public interface LoadView {
         return Double.NaN;
     }
 
+    /** predicted_ttft: the pod's own compute of such a prefill, without the queue, in milliseconds; NaN when unknown. */
+    default double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
+        return Double.NaN;
+    }
+
     /** token_load: prompt tokens the prefill pod is computing now. */
     default long activeTokens(Pod pod) {
         return 0;

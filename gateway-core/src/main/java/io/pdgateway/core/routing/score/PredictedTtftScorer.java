@@ -9,11 +9,15 @@ import io.pdgateway.core.routing.Scorer;
 import java.util.List;
 
 /**
- * Prefill policy predicted_ttft (pd-gateway's own, beyond the spec): each prefill pod scores the time, in
- * milliseconds, until a first token could leave it: the prefill leg as the pod's fitted model predicts it (the
- * uncached tokens queued ahead of it on the pod, this prompt's uncached part after the part its prefix cache holds)
- * plus the KV transfer of the whole prompt to the decode pod (prefix hits do not shrink it: reference/engine-timing.md
- * §4). Lower is better; the pair picker adds the decode side.
+ * Prefill policy predicted_ttft (pd-gateway's own, beyond the spec): each prefill pod scores, in milliseconds, the time
+ * until a first token could leave it (the prefill leg as the pod's fitted model predicts it: the work queued ahead of
+ * it, then this prompt's uncached part after the part its prefix cache holds; plus the KV transfer of the whole prompt
+ * to the decode pod, which prefix hits do not shrink: reference/engine-timing.md §4) plus the compute the choice adds
+ * to the pod, weighted by predictedTtftWorkWeight: that is how long every request queued behind it will wait the
+ * longer. Greedy on the first token alone, the policy moved conversations off the pod holding their prefix whenever a
+ * neighbour was briefly idler, recomputing prefixes and losing about 15 % of sustainable rate on a prefix-heavy mix
+ * (routing-sim); counting the added work once more kept them where their cache is unless the queue there costs more.
+ * Lower is better; the pair picker adds the decode side.
  */
 public final class PredictedTtftScorer implements Scorer {
     public static final String NAME = "predicted_ttft";
@@ -34,8 +38,9 @@ public final class PredictedTtftScorer implements Scorer {
         for (int i = 0; i < scores.length; i++) {
             Pod pod = candidates.get(i);
             long cached = Math.min(prompt, match.cachedTokens(pod));
-            double prefill = load.predictPrefillMillis(pod, prompt - cached, cached);
-            scores[i] = Double.isNaN(prefill) ? Double.NaN : prefill + transfer;
+            double answer = load.predictPrefillMillis(pod, prompt - cached, cached);
+            double work = load.predictPrefillComputeMillis(pod, prompt - cached, cached);
+            scores[i] = Double.isNaN(answer) ? Double.NaN : answer + transfer + knobs.predictedTtftWorkWeight() * work;
         }
         return scores;
     }
