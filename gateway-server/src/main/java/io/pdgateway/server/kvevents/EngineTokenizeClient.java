@@ -34,10 +34,17 @@ public final class EngineTokenizeClient {
 
     private final Vertx vertx;
     private final HttpClient http;
+    private final long timeoutMs;
 
     public EngineTokenizeClient(Vertx vertx, HttpClient http) {
+        this(vertx, http, TIMEOUT_MS);
+    }
+
+    /** @param timeoutMs connect and idle bound of each call */
+    public EngineTokenizeClient(Vertx vertx, HttpClient http, long timeoutMs) {
         this.vertx = vertx;
         this.http = http;
+        this.timeoutMs = timeoutMs;
     }
 
     /** The engine's tokens for a text prompt. */
@@ -57,8 +64,8 @@ public final class EngineTokenizeClient {
 
     private Future<int[]> post(String host, int port, ObjectNode body) {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
-                .setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(TIMEOUT_MS)
-                .setConnectTimeout(TIMEOUT_MS);
+                .setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(timeoutMs)
+                .setConnectTimeout(timeoutMs);
         return OnEventLoop.call(vertx, () -> http.request(options)
                 .compose(req -> req.send(Buffer.buffer(body.toString())))
                 .compose(resp -> resp.body().compose(buf -> {
