@@ -61,13 +61,13 @@ public class ServeCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--host", defaultValue = "0.0.0.0", description = "Listen address (default: ${DEFAULT-VALUE}).")
-    String host;
+    protected String host;
 
     @Option(names = "--drain-grace-seconds",
             defaultValue = "${env:" + SpecEnv.DRAIN_GRACE_SECONDS + ":-" + DEFAULT_DRAIN_GRACE_SECONDS + "}",
             description = "After SIGTERM, how long in-flight requests may run before the gateway exits "
                     + "(env " + SpecEnv.DRAIN_GRACE_SECONDS + "; default: ${DEFAULT-VALUE}).")
-    int drainGraceSeconds;
+    protected int drainGraceSeconds;
 
     /**
      * {@code serve} on its own, without the launcher's other commands: what a test or the overhead benchmark starts as

@@ -29,7 +29,7 @@ public record LegFailure(int clientStatus, String metricStatus, int metricCode, 
         return new LegFailure(502, "error", 502, "prefill pod unreachable: " + cause.getMessage(), null, true);
     }
 
-    static LegFailure protocol(String message) {
+    public static LegFailure protocol(String message) {
         return new LegFailure(502, "error", 502, "prefill response unusable: " + message, null, false);
     }
 }
