@@ -3,7 +3,9 @@ package io.pdgateway.server.kvevents;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.server.http.OnEventLoop;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -30,9 +32,11 @@ public final class EngineTokenizeClient {
     public static final long TIMEOUT_MS = 2_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final Vertx vertx;
     private final HttpClient http;
 
-    public EngineTokenizeClient(HttpClient http) {
+    public EngineTokenizeClient(Vertx vertx, HttpClient http) {
+        this.vertx = vertx;
         this.http = http;
     }
 
@@ -55,14 +59,14 @@ public final class EngineTokenizeClient {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
                 .setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(TIMEOUT_MS)
                 .setConnectTimeout(TIMEOUT_MS);
-        return http.request(options)
+        return OnEventLoop.call(vertx, () -> http.request(options)
                 .compose(req -> req.send(Buffer.buffer(body.toString())))
                 .compose(resp -> resp.body().compose(buf -> {
                     if (resp.statusCode() != 200) {
                         return Future.failedFuture(PATH + " answered " + resp.statusCode() + ": " + buf);
                     }
                     return parse(buf);
-                }));
+                })));
     }
 
     static Future<int[]> parse(Buffer buf) {

@@ -53,7 +53,7 @@ class EngineTokenizeClientTest {
             }
             req.response().end("{\"count\":" + n + ",\"max_model_len\":8192,\"tokens\":[" + tokens + "]}");
         })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        client = new EngineTokenizeClient(vertx.createHttpClient());
+        client = new EngineTokenizeClient(vertx, vertx.createHttpClient());
     }
 
     @AfterEach
