@@ -48,8 +48,7 @@ public final class Lease {
         prefillDone();
     }
 
-    /** The prefill call returned (or failed: then {@link #release} follows). */
-    public void prefillDone() {
+    private void prefillDone() {
         if (requests != null) {
             requests.releasePrefill();
         }

@@ -67,7 +67,7 @@ class RoutingSessionTest {
         assertThat(routed.decision().verdict()).isEqualTo(Verdict.PD_PAIR_SELECTED);
         assertThat(session.requests().outstanding()).isEqualTo(3); // prefill in flight, decode running and pending
         assertThat(session.tokens().outstandingTokens()).isPositive();
-        routed.lease().prefillDone();
+        routed.lease().prefillAnswered();
         assertThat(session.tokens().activeTokens(routed.decision().prefill().id())).isZero();
         routed.lease().release();
         routed.lease().release();
