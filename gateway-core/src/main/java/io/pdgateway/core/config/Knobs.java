@@ -130,6 +130,13 @@ public final class Knobs {
      */
     public static final Knob<Double> PREDICTED_TTFT_WORK_WEIGHT = Knob.pd(SpecEnv.PREDICTED_TTFT_WORK_WEIGHT,
             "predictedTtftWorkWeight", 1.0, KnobRule.nonNegative(), PdKnobs::predictedTtftWorkWeight);
+    /**
+     * predicted_ttft: once a pod has answered no prefill for this long (ms), what its model learned fades back towards
+     * the default, halving every such period again. A pod that looked slow once (a cold start, a hiccup) is then
+     * tried again rather than avoided for good while another pod takes all the traffic; a pod in use never fades.
+     */
+    public static final Knob<Double> PREFILL_MODEL_FADE_MS = Knob.pd(SpecEnv.PREFILL_MODEL_FADE_MS,
+            "prefillModelFadeMs", 10_000.0, KnobRule.positive(), PdKnobs::prefillModelFadeMillis);
     /** predicted_ttft: the KV transfer's fixed cost, ms (RDMA: reference/engine-timing.md §9, line 9). */
     public static final Knob<Double> KV_TRANSFER_SETUP_MS = Knob.pd(SpecEnv.KV_TRANSFER_SETUP_MS,
             "kvTransferSetupMs", 1.0, KnobRule.nonNegative(), PdKnobs::kvTransferSetupMillis);

@@ -30,6 +30,7 @@ public final class PrefillTimeModel {
     private static final double TOKEN_SCALE = 1e-3;
     private static final double QUADRATIC_SCALE = 1e-6;
 
+    private final double[] prior = new double[3];
     private final double[] theta = new double[3];
     private final double[][] covariance = new double[3][3];
     private double meanRelativeError = Double.NaN;
@@ -37,11 +38,27 @@ public final class PrefillTimeModel {
 
     /** @param prior the default coefficients (a ms, b ms/token, c ms/token²) */
     public PrefillTimeModel(Coefficients prior) {
-        theta[0] = prior.fixedMillis();
-        theta[1] = prior.millisPerToken() / TOKEN_SCALE;
-        theta[2] = prior.millisPerTokenSquared() / QUADRATIC_SCALE;
+        this.prior[0] = prior.fixedMillis();
+        this.prior[1] = prior.millisPerToken() / TOKEN_SCALE;
+        this.prior[2] = prior.millisPerTokenSquared() / QUADRATIC_SCALE;
+        System.arraycopy(this.prior, 0, theta, 0, 3);
         for (int i = 0; i < 3; i++) {
             covariance[i][i] = PRIOR_VARIANCE;
+        }
+    }
+
+    /**
+     * Moves the fit back towards the default: keeps {@code retained} (0..1) of what the legs taught it and of the
+     * confidence they gave it, so that new legs teach it as fast as they taught the fresh model. Fading by r then s is
+     * fading by r · s.
+     */
+    public void fade(double retained) {
+        double r = Math.max(0, Math.min(1, retained));
+        for (int i = 0; i < 3; i++) {
+            theta[i] = prior[i] + r * (theta[i] - prior[i]);
+            for (int j = 0; j < 3; j++) {
+                covariance[i][j] = r * covariance[i][j] + (i == j ? (1 - r) * PRIOR_VARIANCE : 0);
+            }
         }
     }
 

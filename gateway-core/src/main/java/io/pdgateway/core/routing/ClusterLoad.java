@@ -85,7 +85,7 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
-        return prefillModels == null ? Double.NaN : prefillModels.computeMillis(pod, uncached, cached);
+        return prefillModels == null ? Double.NaN : prefillModels.computeMillis(pod, uncached, cached, nowNanos);
     }
 
     @Override

@@ -99,7 +99,8 @@ public final class RoutingSession {
         this.sessions = new SessionTable(settings.tokenLoadMaxSessions());
         this.charger = new TokenCharger(tokens, sessions);
         this.caches = new CacheViews(this::capacityBlocks);
-        this.prefillModels = new PrefillModels(pod -> knobs.resolve(pod.routingConfig(null)).prefillTimeModel());
+        this.prefillModels = new PrefillModels(pod -> knobs.resolve(pod.routingConfig(null)).prefillTimeModel(),
+                pod -> knobs.resolve(pod.routingConfig(null)).prefillModelFadeMillis());
         if (settings.bucketServe() && !settings.promptLengthBucketing()) {
             warn.accept("AIBRIX_BUCKET_SERVE=true needs AIBRIX_PROMPT_LENGTH_BUCKETING=true as well; adaptive bucket "
                     + "serving stays off");

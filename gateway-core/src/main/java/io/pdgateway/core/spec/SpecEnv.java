@@ -54,6 +54,8 @@ public final class SpecEnv {
     public static final String PREFILL_TIME_MODEL = "PD_GATEWAY_PREFILL_TIME_MODEL";
     /** pd-gateway's own, predicted_ttft: the weight of the compute a choice adds to a pod. */
     public static final String PREDICTED_TTFT_WORK_WEIGHT = "PD_GATEWAY_PREDICTED_TTFT_WORK_WEIGHT";
+    /** pd-gateway's own, predicted_ttft: ms without an answered prefill after which a pod's model fades to its default. */
+    public static final String PREFILL_MODEL_FADE_MS = "PD_GATEWAY_PREFILL_MODEL_FADE_MS";
     /** pd-gateway's own, predicted_ttft: the KV transfer's fixed cost in ms. */
     public static final String KV_TRANSFER_SETUP_MS = "PD_GATEWAY_KV_TRANSFER_SETUP_MS";
     /** pd-gateway's own, predicted_ttft: KV transfer ms per 1,000 prompt tokens. */

@@ -33,7 +33,7 @@ class PrefillModelCalibrationTest {
             TimingProfile.llama3_70b_tp4_h100()}) {
             Pod pod = new Pod("default", "p", "m", "10.0.0.1", 8000, 8000, "vllm", PodRole.PREFILL, "rs", null, 8998,
                     null, Map.of());
-            PrefillModels models = new PrefillModels(p -> WRONG_PRIOR);
+            PrefillModels models = new PrefillModels(p -> WRONG_PRIOR, p -> 10_000);
             SplittableRandom random = new SplittableRandom(5);
             Deque<Leg> inFlight = new ArrayDeque<>();
             long now = 0;
@@ -63,7 +63,7 @@ class PrefillModelCalibrationTest {
                 assertThat(model.predictMillis(tokens, 0)).as("%s, %d tokens", profile.name(), tokens)
                         .isCloseTo(expected, within(0.10 * expected));
             }
-            assertThat(models.errors().get(pod.id())).as("the error it reports").isLessThan(0.10);
+            assertThat(models.error(pod.id())).as("the error it reports").isLessThan(0.10);
             // Two legs queued now: a third waits for both of them, then computes its own.
             long later = podFreeAt + 1000 * MS;
             models.dispatched(pod, 4000, 0, later);
