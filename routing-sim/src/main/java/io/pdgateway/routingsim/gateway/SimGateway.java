@@ -4,6 +4,9 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.ClusterSnapshot;
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.routing.RouteDecider;
 import io.pdgateway.core.routing.Strategy;
 import io.pdgateway.core.session.Admission;
@@ -18,6 +21,7 @@ import io.pdgateway.routingsim.workload.SimRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * The gateway of one run on the virtual clock: the production {@link RoutingSession}, the same object the server
@@ -30,7 +34,7 @@ public final class SimGateway {
      * token_load's prompt estimate is request body bytes / 4 (spec). A streaming chat body adds about 90 bytes of
      * JSON around the prompt ({"model":..,"messages":[{"role":"user","content":..}],"max_tokens":..,"stream":true}).
      */
-    static final int BODY_ENVELOPE_TOKENS = 22;
+    public static final int BODY_ENVELOPE_TOKENS = 22;
 
     private final GatewaySettings settings;
     private final RoutingSession session;
@@ -44,10 +48,20 @@ public final class SimGateway {
      */
     public SimGateway(GatewaySettings settings, String strategyHeader, RouteDecider decider, SimCluster cluster,
             EventQueue queue, int blockSizeTokens, long seed) {
+        this(settings, strategyHeader, decider, cluster.model(), pod -> cluster.metrics(pod, queue.now()), queue,
+                blockSizeTokens, seed);
+    }
+
+    /**
+     * A gateway over the given pods whose metrics come from {@code metrics} (what the scraper last stored for a pod)
+     * instead of simulated engines.
+     */
+    public SimGateway(GatewaySettings settings, String strategyHeader, RouteDecider decider, ModelPods pods,
+            Function<Pod, PodMetrics> metrics, EventQueue queue, int blockSizeTokens, long seed) {
         this.settings = settings;
         this.queue = queue;
         this.warnings.addAll(settings.warnings());
-        ClusterSnapshot snapshot = ClusterSnapshot.of(cluster.model().pods());
+        ClusterSnapshot snapshot = ClusterSnapshot.of(pods.pods());
         SessionClock clock = new SessionClock() {
             @Override
             public long nanoTime() {
@@ -59,14 +73,14 @@ public final class SimGateway {
                 return queue.now() / 1_000_000;
             }
         };
-        this.session = new RoutingSession(settings.routing(), () -> snapshot, pod -> cluster.metrics(pod, queue.now()),
-                decider, clock, seed, warnings::add);
+        this.session = new RoutingSession(settings.routing(), () -> snapshot, metrics, decider, clock, seed,
+                warnings::add);
         if (settings.routing().prefixCacheBlockTokens() != blockSizeTokens) {
             throw new IllegalArgumentException("the prefix-cache model's blocks (" + settings.routing()
                     .prefixCacheBlockTokens() + " tokens) must be the engines' (" + blockSizeTokens + ")");
         }
         // One model, no config-profile header: the server would admit every request of the run alike.
-        this.admission = session.admit(cluster.model().model(), strategyHeader, null);
+        this.admission = session.admit(pods.model(), strategyHeader, null);
         if (!admission.admitted()) {
             throw new IllegalArgumentException(admission.refusal().message());
         }
