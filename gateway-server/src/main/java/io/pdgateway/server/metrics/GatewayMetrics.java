@@ -49,7 +49,8 @@ public final class GatewayMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger prefillOutstanding = new AtomicInteger();
-    private final RuntimeMetrics runtime;
+    /** First, so that its meter filters see every meter registered after it. */
+    private final RuntimeMetrics runtime = new RuntimeMetrics(registry);
     /** Until discovery says otherwise, no model is served: every model label reads {@link #UNKNOWN_MODEL}. */
     private volatile Predicate<String> servedModels = model -> false;
 
@@ -58,7 +59,6 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("Requests the gateway is serving right now").register(registry);
         Gauge.builder("gateway_prefill_outstanding_requests", prefillOutstanding, AtomicInteger::get)
                 .description("Prefill legs in flight").register(registry);
-        runtime = new RuntimeMetrics(registry);
     }
 
     /**

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * <p>Hand-written: the Prometheus Java client writes this format but ships no parser, and promtool is a separate
  * binary that may be missing; {@link #promtool} runs it too where it is installed.
  */
-final class ExpositionLint {
+public final class ExpositionLint {
     private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
     private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
     private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary", "untyped");
@@ -38,12 +38,12 @@ final class ExpositionLint {
             "tb", "pb", "m", "h", "d");
 
     /** One sample line: its name as written, its labels in order, its value. */
-    record Sample(String name, Map<String, String> labels, double value) {}
+    public record Sample(String name, Map<String, String> labels, double value) {}
 
     /** A metric family: HELP, TYPE and the samples that belong to it. */
-    record Family(String name, String type, String help, List<Sample> samples) {
+    public record Family(String name, String type, String help, List<Sample> samples) {
         /** Every label name used by the family's samples ({@code le} and {@code quantile} included). */
-        Set<String> labelNames() {
+        public Set<String> labelNames() {
             Set<String> names = new HashSet<>();
             samples.forEach(s -> names.addAll(s.labels().keySet()));
             return names;
@@ -56,23 +56,23 @@ final class ExpositionLint {
     private ExpositionLint() {}
 
     /** Parses and checks {@code text}; the problems are in {@link #problems()}. */
-    static ExpositionLint check(String text) {
+    public static ExpositionLint check(String text) {
         ExpositionLint lint = new ExpositionLint();
         lint.parse(text);
         lint.families.values().forEach(lint::checkFamily);
         return lint;
     }
 
-    List<String> problems() {
+    public List<String> problems() {
         return problems;
     }
 
-    Map<String, Family> families() {
+    public Map<String, Family> families() {
         return families;
     }
 
     /** Every series, as name plus sorted labels: the identity a scrape stores. */
-    Set<String> seriesKeys() {
+    public Set<String> seriesKeys() {
         Set<String> keys = new HashSet<>();
         for (Family family : families.values()) {
             for (Sample sample : family.samples()) {
@@ -83,7 +83,7 @@ final class ExpositionLint {
     }
 
     /** The family a sample name belongs to (a histogram's {@code _bucket} belongs to the histogram), or null. */
-    Family familyOf(String sampleName) {
+    public Family familyOf(String sampleName) {
         Family exact = families.get(sampleName);
         if (exact != null) {
             return exact;
@@ -337,7 +337,7 @@ final class ExpositionLint {
     }
 
     /** Where Debian's prometheus package puts promtool; null when it is not installed. */
-    static Path promtool() {
+    public static Path promtool() {
         for (String candidate : List.of("/usr/bin/promtool", "/usr/local/bin/promtool")) {
             Path path = Path.of(candidate);
             if (Files.isExecutable(path)) {
@@ -348,7 +348,7 @@ final class ExpositionLint {
     }
 
     /** promtool's own findings ({@code promtool check metrics}, the text on its standard input): empty when clean. */
-    static String promtoolCheckMetrics(Path promtool, String text) throws IOException, InterruptedException {
+    public static String promtoolCheckMetrics(Path promtool, String text) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
         try (var in = process.getOutputStream()) {
             in.write(text.getBytes(StandardCharsets.UTF_8));
