@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.pdgateway.server.metrics.DashboardCheck;
 import io.pdgateway.server.metrics.ExpositionLint;
+import io.pdgateway.server.metrics.Promtool;
 import io.pdgateway.sim.FaultConfig;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -71,9 +72,9 @@ class MetricsExpositionIT {
                 .contains("pd_gateway_routed_requests_total{fallback=\"true\",model=\"my-model\",route=\"standard\"} 1.0")
                 .contains("pd_gateway_scrape_failures_total{namespace=\"default\",pod=\"dead-0\"}")
                 .contains("pd_tpot_seconds_count{model=\"my-model\",route=\"standard\"} 2");
-        Path promtool = ExpositionLint.promtool();
+        Path promtool = Promtool.locate();
         if (promtool != null) {
-            assertThat(ExpositionLint.promtoolCheckMetrics(promtool, text)).as("promtool check metrics").isEmpty();
+            assertThat(Promtool.run(promtool, text, "check", "metrics")).as("promtool check metrics").isEmpty();
             assertThat(DashboardCheck.promtoolCheckRules(promtool, DASHBOARD, dir)).as("promtool check rules")
                     .isEmpty();
         }

@@ -3,14 +3,12 @@ package io.pdgateway.server.metrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -164,13 +162,6 @@ public final class DashboardCheck {
         }
         Path file = workDir.resolve("dashboard-rules.yaml");
         Files.writeString(file, rules);
-        Process process = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString())
-                .redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            return "promtool did not finish within 30 s";
-        }
-        return process.exitValue() == 0 ? "" : ("exit " + process.exitValue() + ": " + output).strip();
+        return Promtool.run(promtool, null, "check", "rules", file.toString());
     }
 }

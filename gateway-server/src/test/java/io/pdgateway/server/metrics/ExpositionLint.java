@@ -1,9 +1,5 @@
 package io.pdgateway.server.metrics;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -23,7 +18,7 @@ import java.util.regex.Pattern;
  * series; histograms have an {@code le="+Inf"} bucket per series, non-decreasing buckets, and a count equal to it.
  *
  * <p>Hand-written: the Prometheus Java client writes this format but ships no parser, and promtool is a separate
- * binary that may be missing; {@link #promtool} runs it too where it is installed.
+ * binary that may be missing ({@link Promtool} runs it where it is installed).
  */
 public final class ExpositionLint {
     private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
@@ -334,30 +329,5 @@ public final class ExpositionLint {
 
     private static String quote(String s) {
         return "'" + (s.length() > 120 ? s.substring(0, 120) + "..." : s) + "'";
-    }
-
-    /** Where Debian's prometheus package puts promtool; null when it is not installed. */
-    public static Path promtool() {
-        for (String candidate : List.of("/usr/bin/promtool", "/usr/local/bin/promtool")) {
-            Path path = Path.of(candidate);
-            if (Files.isExecutable(path)) {
-                return path;
-            }
-        }
-        return null;
-    }
-
-    /** promtool's own findings ({@code promtool check metrics}, the text on its standard input): empty when clean. */
-    public static String promtoolCheckMetrics(Path promtool, String text) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
-        try (var in = process.getOutputStream()) {
-            in.write(text.getBytes(StandardCharsets.UTF_8));
-        }
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            return "promtool did not finish within 30 s";
-        }
-        return process.exitValue() == 0 ? output.strip() : ("exit " + process.exitValue() + ": " + output).strip();
     }
 }

@@ -98,9 +98,9 @@ class GatewayMetricsTest {
         assertThat(lint.families()).containsKeys("jvm_memory_used_bytes",
                 "jvm_threads_live_threads", "process_cpu_seconds_total", "process_start_time_seconds",
                 "process_open_fds", "process_resident_memory_bytes", "gateway_request_total");
-        Path promtool = ExpositionLint.promtool();
+        Path promtool = Promtool.locate();
         if (promtool != null) {
-            assertThat(ExpositionLint.promtoolCheckMetrics(promtool, text)).isEmpty();
+            assertThat(Promtool.run(promtool, text, "check", "metrics")).isEmpty();
         }
     }
 }

@@ -70,7 +70,7 @@ class PromQlSelectorsTest {
                 "panel \"missing label\": groups by pod, which none of its metrics has",
                 "panel \"missing label\": legend names model, which the query does not keep",
                 "variable label_values(req_total, pod): no req_total series with label pod");
-        Path promtool = ExpositionLint.promtool();
+        Path promtool = Promtool.locate();
         if (promtool != null) {
             assertThat(DashboardCheck.promtoolCheckRules(promtool, dashboard, dir)).isEmpty();
             Files.writeString(dashboard, "{\"panels\": [{\"title\": \"bad\", \"targets\": [{\"expr\": \"sum by (\"}]}]}");
