@@ -50,7 +50,9 @@ class EngineTimingTest {
         post(pod, "/v1/chat/completions", chat("my-model", prompt, 1, false));
         double elapsed = (System.nanoTime() - start) / 1e6;
 
-        assertThat(elapsed).isBetween(modelled * 0.95, modelled + 400);
+        // The client's wall time only bounds from below (timers fire late, never early); above, a busy machine's JIT
+        // and scheduling add what they will. The engine's own TTFT below is the precise check.
+        assertThat(elapsed).isBetween(modelled * 0.95, modelled + 2_000);
         Map<String, Double> after = prometheus(get(pod, "/metrics").body());
         double ttftSeconds = sample(after, "vllm:time_to_first_token_seconds_sum")
                 - sample(before, "vllm:time_to_first_token_seconds_sum");

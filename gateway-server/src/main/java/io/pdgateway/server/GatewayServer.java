@@ -17,6 +17,7 @@ import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.scrape.EngineMetricsScraper;
 import io.pdgateway.server.scrape.MetricsStore;
+import io.pdgateway.server.trace.Tracing;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -56,6 +57,7 @@ public final class GatewayServer {
     private final TokenLoadGauges tokenGauges;
     private final SharedLedgerSync sharedLedger;
     private volatile boolean draining;
+    private Upstreams upstreams;
 
     private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, long seed) {
         this.vertx = vertx;
@@ -88,6 +90,12 @@ public final class GatewayServer {
 
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
             long seed) {
+        return start(vertx, pods, settings, host, port, seed, Tracing.off());
+    }
+
+    /** @param tracing where the request spans go (the caller closes it); {@link Tracing#off()} for none */
+    public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
+            long seed, Tracing tracing) {
         ApiKeys apiKeys;
         try {
             apiKeys = ApiKeys.load(settings);
@@ -97,7 +105,8 @@ public final class GatewayServer {
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics, gateway.engines,
-                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()));
+                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing);
+        gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
                 .requestHandler(front)
@@ -134,6 +143,21 @@ public final class GatewayServer {
 
     public RoutingService routing() {
         return routing;
+    }
+
+    /** What the exchanges share (the endpoint picker runs its prefill legs through the same). */
+    public Upstreams upstreams() {
+        return upstreams;
+    }
+
+    /** The pod source this gateway routes over. */
+    public PodSource pods() {
+        return pods;
+    }
+
+    /** Draining: /readyz fails (and the endpoint picker reports NOT_SERVING). */
+    public boolean draining() {
+        return draining;
     }
 
     public GatewayMetrics metrics() {

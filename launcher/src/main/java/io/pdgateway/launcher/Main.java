@@ -2,6 +2,7 @@ package io.pdgateway.launcher;
 
 import io.pdgateway.bench.BenchCommand;
 import io.pdgateway.bench.validate.ValidateCommand;
+import io.pdgateway.epp.EppCommand;
 import io.pdgateway.routingsim.RoutingSimMain;
 import io.pdgateway.server.cli.ServeCommand;
 import io.pdgateway.sim.SimCommand;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Spec;
 /** bin/pd-gateway's and bin/routing-sim's entry point: every command of the one jar. */
 @Command(name = "pd-gateway", mixinStandardHelpOptions = true, version = "pd-gateway 0.1.0",
         description = "Prefill/decode disaggregation gateway for OpenAI-compatible LLM engines.",
-        subcommands = {ServeCommand.class, DemoCommand.class, SimCommand.class, BenchCommand.class})
+        subcommands = {ServeCommand.class, EppCommand.class, DemoCommand.class, SimCommand.class,
+                BenchCommand.class})
 public final class Main implements Runnable {
     @Spec
     CommandSpec spec;

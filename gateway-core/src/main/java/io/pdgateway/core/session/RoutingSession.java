@@ -149,6 +149,15 @@ public final class RoutingSession {
     }
 
     /**
+     * Chooses among the model's pods less {@code excludedPods} (ids, namespace/name) and charges them in one step: the
+     * Envoy endpoint picker's way of honouring the proxy's endpoint subset. Otherwise exactly {@link #route}.
+     */
+    public Routed route(Admission admission, PromptFeatures features, String requestId, String sessionKey,
+            Set<String> excludedPods) {
+        return route(admission, features, requestId, sessionKey, excludedPods, true);
+    }
+
+    /**
      * Routes the same request again without the prefill pod that failed it, releasing the failed attempt's lease first
      * so the ledgers never hold both. Without the session key: the session-delta rule assumes the prefill pod holds the
      * session's earlier turns, and the pod a retry goes to does not, so it is charged the whole prompt.

@@ -9,6 +9,8 @@ import io.pdgateway.server.discovery.KubernetesDiscovery;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.front.ApiKeys;
+import io.pdgateway.server.trace.Tracing;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +25,15 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code serve}: the gateway, with pods from a file or from the Kubernetes API, and a graceful stop on SIGTERM. */
+/**
+ * {@code serve}: the gateway, with pods from a file or from the Kubernetes API, and a graceful stop on SIGTERM. Tracing
+ * follows the standard OTEL_* variables ({@link Tracing#fromEnv}). A command that runs more beside the gateway (the
+ * endpoint picker's {@code epp}) extends this one and starts it in {@link #started}.
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Run the gateway. Settings come from the spec's AIBRIX_* environment variables.")
-public final class ServeCommand implements Callable<Integer> {
+        description = "Run the gateway. Settings come from the spec's AIBRIX_* environment variables; tracing from "
+                + "OTEL_* (off unless OTEL_TRACES_EXPORTER names an exporter).")
+public class ServeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
     /**
      * A typical chat stream ends well within 30 s, and 30 s is also what Kubernetes gives a pod by default; deployments
@@ -54,13 +61,13 @@ public final class ServeCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--host", defaultValue = "0.0.0.0", description = "Listen address (default: ${DEFAULT-VALUE}).")
-    String host;
+    protected String host;
 
     @Option(names = "--drain-grace-seconds",
             defaultValue = "${env:" + SpecEnv.DRAIN_GRACE_SECONDS + ":-" + DEFAULT_DRAIN_GRACE_SECONDS + "}",
             description = "After SIGTERM, how long in-flight requests may run before the gateway exits "
                     + "(env " + SpecEnv.DRAIN_GRACE_SECONDS + "; default: ${DEFAULT-VALUE}).")
-    int drainGraceSeconds;
+    protected int drainGraceSeconds;
 
     /**
      * {@code serve} on its own, without the launcher's other commands: what a test or the overhead benchmark starts as
@@ -73,9 +80,22 @@ public final class ServeCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Runs once the gateway listens; the returned future stops what it started (it runs first in the graceful stop).
+     * Throws IllegalArgumentException for a bad option of the subcommand: start-up then stops with its message.
+     */
+    protected Future<Runnable> started(Vertx vertx, GatewayServer gateway, GatewaySettings settings) {
+        return Future.succeededFuture(() -> { });
+    }
+
+    /** Checks the subcommand's own options before anything starts; a problem is an IllegalArgumentException. */
+    protected void validate() {
+    }
+
     @Override
     public Integer call() throws Exception {
         GatewaySettings settings;
+        Tracing tracing;
         try {
             settings = GatewaySettings.fromEnv(System.getenv());
             if (drainGraceSeconds < 0) {
@@ -85,6 +105,8 @@ public final class ServeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--namespace needs --kubernetes");
             }
             ApiKeys.load(settings); // a bad key setting stops start-up here, with its message, before anything runs
+            validate();
+            tracing = Tracing.fromEnv(System.getenv());
         } catch (IllegalArgumentException e) {
             System.err.println("pd-gateway: " + e.getMessage());
             return 2;
@@ -92,16 +114,19 @@ public final class ServeCommand implements Callable<Integer> {
         settings.warnings().forEach(w -> LOG.warn("{}", w));
         Vertx vertx = Vertx.vertx();
         PodSource pods = source.kubernetes ? kubernetes() : file(vertx);
-        GatewayServer gateway = GatewayServer.start(vertx, pods, settings, host, port, System.nanoTime())
+        GatewayServer gateway = GatewayServer.start(vertx, pods, settings, host, port, System.nanoTime(), tracing)
                 .await();
+        Runnable stopExtra = started(vertx, gateway, settings).await();
         LOG.info("pd-gateway listening on {}:{} (default strategy {}, bucketing {}, drain grace {} s)", host,
                 gateway.port(), settings.routing().defaultStrategy(), settings.routing().promptLengthBucketing(),
                 drainGraceSeconds);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
+                stopExtra.run();
                 gateway.drainAndClose(Duration.ofSeconds(drainGraceSeconds)).await();
             } finally {
+                tracing.close();
                 vertx.close().await();
                 stopped.countDown();
             }

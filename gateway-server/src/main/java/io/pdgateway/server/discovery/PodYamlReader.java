@@ -29,12 +29,14 @@ public final class PodYamlReader {
 
     public static Result read(byte[] yaml) throws IOException {
         List<JsonNode> objects = new ArrayList<>();
+        int documents = 0;
         try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(yaml)) {
             while (docs.hasNextValue()) {
                 JsonNode doc = docs.nextValue();
                 if (doc == null || doc.isNull() || doc.isMissingNode()) {
                     continue;
                 }
+                documents++;
                 if (!doc.isObject()) {
                     throw new IOException("a document is not a YAML mapping");
                 }
@@ -44,6 +46,10 @@ public final class PodYamlReader {
                     objects.add(doc);
                 }
             }
+        }
+        if (documents == 0) {
+            // kubectl never prints nothing (no pods is an empty List): an empty file is one caught mid-write.
+            throw new IOException("the file holds no YAML document");
         }
         List<Pod> pods = new ArrayList<>();
         List<String> warnings = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.pdgateway.server.exchange;
 import io.pdgateway.core.session.Routed;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
+import io.pdgateway.server.trace.LegTrace;
 
 /**
  * One try at serving a request on one decision: its lease on the ledgers, its legs, their plan and the decode
@@ -17,7 +18,11 @@ final class Attempt {
     PrefillCall prefillCall;
     UpstreamLeg decodeLeg;
     DecodeWatchdog watchdog;
+    LegTrace prefillTrace = LegTrace.OFF;
+    LegTrace decodeTrace = LegTrace.OFF;
     private boolean over;
+    /** The error.type of a leg span whose request ended (or was retried) while the leg still ran. */
+    static final String ABANDONED = "abandoned";
 
     Attempt(Routed routed, LegAborter aborter) {
         this.routed = routed;
@@ -50,6 +55,8 @@ final class Attempt {
             }
             aborter.abort(prefillCall == null ? null : prefillCall.leg(), plan == null ? null : plan.prefillAbort());
             aborter.abort(decodeLeg, plan == null ? null : plan.decodeAbort());
+            prefillTrace.failed(ABANDONED);
+            decodeTrace.failed(ABANDONED);
         }
         routed.lease().release();
     }

@@ -13,6 +13,7 @@ import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.front.DecisionHeader;
 import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.metrics.GatewayMetrics;
+import io.pdgateway.server.trace.RequestTrace;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -57,6 +58,7 @@ public final class Exchange {
     private final PrefillRetryPolicy retry;
     private final boolean showDecision;
     private final PhaseTimes phases = new PhaseTimes();
+    private final RequestTrace trace;
     private Attempt attempt;
     private boolean done;
 
@@ -66,10 +68,11 @@ public final class Exchange {
      * @param showDecision the client asked for x-pd-decision: a retry's decision replaces the first one's
      * @param forwardAuthorization whether the client's Authorization header goes on to the pods (not when it is the
      *     gateway's own API key)
+     * @param trace the request's spans (the legs become its children); {@link RequestTrace#OFF} when tracing is off
      */
     public Exchange(Upstreams up, RoutingSession session, HttpServerRequest client, OpenAiRequest request,
             Routed routed, EngineAdapter adapter, Object admittedBody, boolean showDecision,
-            boolean forwardAuthorization) {
+            boolean forwardAuthorization, RequestTrace trace) {
         this.up = up;
         this.session = session;
         this.out = client.response();
@@ -82,6 +85,7 @@ public final class Exchange {
         this.legOptions = new LegOptions(client, request.path(), requestId, forwardAuthorization);
         this.retry = new PrefillRetryPolicy(up.settings().front().prefillRetry());
         this.showDecision = showDecision;
+        this.trace = trace;
         this.attempt = newAttempt(routed);
     }
 
@@ -157,11 +161,14 @@ public final class Exchange {
         up.metrics().prefillStarted();
         Pod prefill = a.routed.decision().prefill();
         long timeoutMs = LegAborter.millis(a.routed.admission().knobs().prefillRequestTimeout());
-        a.prefillCall = PrefillCall.start(up, prefill, legOptions.forPod(prefill), a.plan.prefillBody(), timeoutMs,
+        a.prefillTrace = trace.leg(RequestTrace.Leg.PREFILL, prefill);
+        a.prefillCall = PrefillCall.start(up, prefill, legOptions.forPod(prefill, a.prefillTrace), a.plan.prefillBody(),
+                timeoutMs,
                 response -> prefillAnswered(a, response), failure -> prefillFailed(a, failure));
     }
 
     private void prefillAnswered(Attempt a, byte[] response) {
+        a.prefillTrace.answered(200);
         byte[] decodeBody = null;
         if (a.plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
             try {
@@ -184,6 +191,7 @@ public final class Exchange {
     }
 
     private void prefillFailed(Attempt a, LegFailure failure) {
+        a.prefillTrace.failed(failure.metricStatus() + " " + failure.metricCode());
         up.metrics().prefillFailed(failure.metricStatus(), failure.metricCode());
         LOG.warn("request {}: prefill on {} failed: {}", requestId, a.routed.decision().prefill().id(),
                 failure.message());
@@ -236,13 +244,16 @@ public final class Exchange {
     private void sendDecode(Attempt a, byte[] body) {
         UpstreamLeg leg = new UpstreamLeg(a.routed.decision().target());
         a.decodeLeg = leg;
-        leg.send(up.client(), legOptions.forPod(leg.pod()), body)
+        a.decodeTrace = trace.leg(a.routed.decision().isPd() ? RequestTrace.Leg.DECODE : RequestTrace.Leg.SINGLE,
+                leg.pod());
+        leg.send(up.client(), legOptions.forPod(leg.pod(), a.decodeTrace), body)
                 .onSuccess(response -> relay(a, leg, response))
                 .onFailure(err -> {
                     if (done || a.over() || !leg.running()) {
                         return;
                     }
                     leg.finished();
+                    a.decodeTrace.failed(Ending.UPSTREAM_UNREACHABLE.metricStatus());
                     fail(Ending.UPSTREAM_UNREACHABLE, 502, (a.routed.decision().isPd() ? "decode" : "target") + " pod "
                             + leg.pod().name() + " unreachable: " + err.getMessage(), null);
                 });
@@ -269,6 +280,7 @@ public final class Exchange {
                 return;
             }
             leg.finished();
+            a.decodeTrace.failed(Ending.UPSTREAM_BROKE_OFF.metricStatus());
             LOG.warn("request {}: {} broke off: {}", requestId, leg.pod().id(), err.toString());
             String message = "pod " + leg.pod().name() + " broke off the response: " + err.getMessage();
             if (!answer.started()) {
@@ -284,6 +296,7 @@ public final class Exchange {
             }
             leg.finished();
             int status = response.statusCode();
+            a.decodeTrace.answered(status);
             if (status >= 200 && status < 300) {
                 up.metrics().success(request.model(), leg.pod().name());
                 phases.report(up.metrics().phases(request.model(), GatewayMetrics.route(a.routed.decision())),
@@ -336,6 +349,7 @@ public final class Exchange {
         }
         done = true;
         attempt.end(ending != null, this::prefillCancelled);
+        trace.end(statusCode, ending == null ? null : ending.metricStatus());
         up.metrics().requestEnded();
         if (ending != null) {
             up.metrics().failure(request.model(), ending.metricStatus(), statusCode,

@@ -16,21 +16,21 @@ import org.slf4j.LoggerFactory;
  * connection closes once the asking is over. Without one, closing the connection is how engines learn it (vLLM,
  * TensorRT-LLM). Runs on the exchange's event loop; never blocks it.
  */
-final class LegAborter {
+public final class LegAborter {
     private static final Logger LOG = LoggerFactory.getLogger(LegAborter.class);
 
     private final Upstreams up;
     private final PdKnobs knobs;
     private final String requestId;
 
-    LegAborter(Upstreams up, PdKnobs knobs, String requestId) {
+    public LegAborter(Upstreams up, PdKnobs knobs, String requestId) {
         this.up = up;
         this.knobs = knobs;
         this.requestId = requestId;
     }
 
     /** Abandons the leg if it still runs, and makes its pod drop it. */
-    void abort(UpstreamLeg leg, AbortCall call) {
+    public void abort(UpstreamLeg leg, AbortCall call) {
         if (leg == null || !leg.abandon()) {
             return;
         }
@@ -62,7 +62,7 @@ final class LegAborter {
     }
 
     /** Knob seconds as timer milliseconds; Vert.x timers need at least 1 ms. */
-    static long millis(double seconds) {
+    public static long millis(double seconds) {
         return Math.max(1, Math.round(seconds * 1000));
     }
 }

@@ -10,7 +10,7 @@ package io.pdgateway.server.exchange;
  *     502, 503 or 504 (overloaded, restarting, or a proxy in front of it gave up). A 4xx is the request's own fault,
  *     a 500 the engine's; a timeout already spent the request's prefill budget.
  */
-record LegFailure(int clientStatus, String metricStatus, int metricCode, String message, byte[] upstreamBody,
+public record LegFailure(int clientStatus, String metricStatus, int metricCode, String message, byte[] upstreamBody,
         boolean transientFault) {
 
     static LegFailure httpStatus(int status, byte[] body) {
@@ -29,7 +29,7 @@ record LegFailure(int clientStatus, String metricStatus, int metricCode, String 
         return new LegFailure(502, "error", 502, "prefill pod unreachable: " + cause.getMessage(), null, true);
     }
 
-    static LegFailure protocol(String message) {
+    public static LegFailure protocol(String message) {
         return new LegFailure(502, "error", 502, "prefill response unusable: " + message, null, false);
     }
 }

@@ -1,5 +1,6 @@
 package io.pdgateway.server.exchange;
 
+import io.pdgateway.server.http.OnEventLoop;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -20,16 +21,7 @@ final class PodCall {
 
     /** @param body null for a request without one */
     static Future<Answer> send(Vertx vertx, HttpClient client, RequestOptions options, byte[] body, long timeoutMs) {
-        if (Vertx.currentContext() != null) {
-            return sendOnContext(vertx, client, options, body, timeoutMs);
-        }
-        // Called off any event loop: a pooled connection can complete the request future at once, so the chain below
-        // would attach the body handler from this thread while the pod's answer already arrives on the event loop,
-        // and that answer was lost (the call then timed out: about 1 in 400 calls in ServerInfoCacheTest). On a
-        // context every step of the chain runs on the connection's event loop, in order.
-        Promise<Answer> result = Promise.promise();
-        vertx.runOnContext(v -> sendOnContext(vertx, client, options, body, timeoutMs).onComplete(result));
-        return result.future();
+        return OnEventLoop.call(vertx, () -> sendOnContext(vertx, client, options, body, timeoutMs));
     }
 
     private static Future<Answer> sendOnContext(Vertx vertx, HttpClient client, RequestOptions options, byte[] body,

@@ -8,9 +8,9 @@ import java.util.function.Consumer;
  * One prefill leg under its deadline (AIBRIX_PREFILL_REQUEST_TIMEOUT, or the profile's prefillRequestTimeout): sends
  * the body, reads the whole answer, and reports exactly once, on the exchange's event loop: the answer's body, or why
  * the leg failed. After {@link #cancel()} it reports nothing. Stopping the pod's work is the exchange's
- * ({@link LegAborter}, on {@link #leg()}).
+ * ({@link LegAborter}, on {@link #leg()}). Exchanges and the endpoint picker both run their prefill legs through it.
  */
-final class PrefillCall {
+public final class PrefillCall {
     private record Answer(int status, byte[] body) {}
 
     private final Upstreams up;
@@ -31,7 +31,7 @@ final class PrefillCall {
      * @param answered gets the answer's body (status 200)
      * @param failed gets why the call failed
      */
-    static PrefillCall start(Upstreams up, Pod pod, RequestOptions options, byte[] body, long timeoutMs,
+    public static PrefillCall start(Upstreams up, Pod pod, RequestOptions options, byte[] body, long timeoutMs,
             Consumer<byte[]> answered, Consumer<LegFailure> failed) {
         PrefillCall call = new PrefillCall(up, new UpstreamLeg(pod), answered, failed);
         call.timer = up.vertx().setTimer(timeoutMs, id -> call.settle(null, LegFailure.timeout(timeoutMs)));
@@ -53,17 +53,17 @@ final class PrefillCall {
         return call;
     }
 
-    UpstreamLeg leg() {
+    public UpstreamLeg leg() {
         return leg;
     }
 
     /** Neither answered, failed nor cancelled yet. */
-    boolean running() {
+    public boolean running() {
         return !settled;
     }
 
     /** The exchange no longer waits for this call: no report will come. */
-    void cancel() {
+    public void cancel() {
         if (!settled) {
             settled = true;
             up.vertx().cancelTimer(timer);

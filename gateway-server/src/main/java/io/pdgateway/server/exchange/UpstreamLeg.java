@@ -12,7 +12,7 @@ import io.vertx.core.http.RequestOptions;
  * One HTTP request from the gateway to a pod (a prefill, decode or single leg), and whether it still runs there.
  * Used on its exchange's event loop only.
  */
-final class UpstreamLeg {
+public final class UpstreamLeg {
     private enum State { RUNNING, FINISHED, ABANDONED }
 
     private final Pod pod;

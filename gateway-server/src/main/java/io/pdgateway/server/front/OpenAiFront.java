@@ -17,6 +17,8 @@ import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.Routed;
 import io.pdgateway.server.routing.PromptMeasurer;
 import io.pdgateway.server.routing.RoutingService;
+import io.pdgateway.server.trace.HeaderGetters;
+import io.pdgateway.server.trace.RequestTrace;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
@@ -117,11 +119,13 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
     }
 
     private void onBody(HttpServerRequest req, byte[] raw) {
+        RequestTrace trace = up.tracing().request(req, HeaderGetters.VERTX, req.method().name(), req.path());
         OpenAiRequest request;
         try {
             request = OpenAiRequestParser.parse(req.path(), raw);
         } catch (OpenAiRequestParser.Rejected e) {
             up.metrics().rejected(INVALID_BODY);
+            trace.end(e.error().status(), INVALID_BODY);
             respond(req.response(), e.error());
             return;
         }
@@ -135,9 +139,11 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         if (!admission.admitted()) {
             ApiError refused = RoutingService.error(admission.refusal(), request.model());
             up.metrics().failure(request.model(), refused.code(), refused.status(), null);
+            trace.end(refused.status(), refused.code());
             respond(req.response(), refused);
             return;
         }
+        trace.describe(request.model(), OpenAiRequestParser.operation(request.path()), admission.model().engine());
         EngineAdapter adapter = admission.strategy().isPd() ? up.engines().forEngine(admission.model().engine()) : null;
         Object admittedBody;
         try {
@@ -147,10 +153,11 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             ApiError refused = ApiError.of(400, "request body cannot be routed to " + adapter.engine()
                     + " prefill/decode pods: " + e.getMessage(), "invalid_request_body");
             up.metrics().failure(request.model(), refused.code(), refused.status(), null);
+            trace.end(refused.status(), refused.code());
             respond(req.response(), refused);
             return;
         }
-        Admitted admitted = new Admitted(request, admission, adapter, admittedBody, requestId);
+        Admitted admitted = new Admitted(request, admission, adapter, admittedBody, requestId, trace);
         PromptMeasurer measurer = routing.measurer();
         if (!PromptMeasurer.expensive(request, admission.needs())) {
             route(req, admitted, measurer.measure(request, admission.needs()));
@@ -161,6 +168,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             if (ar.succeeded()) {
                 route(req, admitted, ar.result());
             } else {
+                trace.end(500, "internal_error");
                 respond(req.response(), ApiError.of(500, "could not measure the prompt: " + ar.cause(),
                         "internal_error"));
             }
@@ -169,10 +177,11 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
 
     /** A request past admission: what the exchange needs besides its decision. */
     private record Admitted(OpenAiRequest request, Admission admission, EngineAdapter adapter, Object admittedBody,
-            String requestId) {}
+            String requestId, RequestTrace trace) {}
 
     private void route(HttpServerRequest req, Admitted admitted, PromptFeatures features) {
         if (req.response().closed()) {
+            admitted.trace().end(499, "client_cancel");
             return;
         }
         OpenAiRequest request = admitted.request();
@@ -180,6 +189,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
                 req.getHeader(SpecHeaders.SESSION_KEY));
         RouteDecision decision = routed.decision();
         up.metrics().routingTime(request.model(), routed.routingNanos());
+        admitted.trace().routed(decision, routed.routingNanos());
         req.response().putHeader(SpecHeaders.ROUTING_STRATEGY, decision.strategy().specName());
         boolean debug = "true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG));
         if (debug) {
@@ -190,11 +200,12 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             String status = decision.verdict().name().toLowerCase(java.util.Locale.ROOT);
             up.metrics().requestEnded();
             up.metrics().failure(request.model(), status, decision.verdict().httpStatus(), null);
+            admitted.trace().end(decision.verdict().httpStatus(), status);
             respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status));
             return;
         }
         new Exchange(up, routing.session(), req, request, routed, admitted.adapter(), admitted.admittedBody(), debug,
-                !apiKeys.required()).start();
+                !apiKeys.required(), admitted.trace()).start();
     }
 
     /** The adaptive bucket plan as JSON; only with PD_GATEWAY_DEBUG_ENDPOINTS=true, since it shows internal state. */

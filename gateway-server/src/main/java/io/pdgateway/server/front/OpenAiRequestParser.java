@@ -35,6 +35,11 @@ public final class OpenAiRequestParser {
         }
     }
 
+    /** The GenAI semantic conventions' operation name of an API path: chat, or text_completion. */
+    public static String operation(String path) {
+        return CHAT_PATH.equals(path) ? "chat" : "text_completion";
+    }
+
     public static OpenAiRequest parse(String path, byte[] raw) throws Rejected {
         requireUtf8(raw);
         ObjectNode body;

@@ -3,7 +3,9 @@ package io.pdgateway.server.kvevents;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.server.http.OnEventLoop;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -30,10 +32,19 @@ public final class EngineTokenizeClient {
     public static final long TIMEOUT_MS = 2_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final Vertx vertx;
     private final HttpClient http;
+    private final long timeoutMs;
 
-    public EngineTokenizeClient(HttpClient http) {
+    public EngineTokenizeClient(Vertx vertx, HttpClient http) {
+        this(vertx, http, TIMEOUT_MS);
+    }
+
+    /** @param timeoutMs connect and idle bound of each call */
+    public EngineTokenizeClient(Vertx vertx, HttpClient http, long timeoutMs) {
+        this.vertx = vertx;
         this.http = http;
+        this.timeoutMs = timeoutMs;
     }
 
     /** The engine's tokens for a text prompt. */
@@ -53,16 +64,16 @@ public final class EngineTokenizeClient {
 
     private Future<int[]> post(String host, int port, ObjectNode body) {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
-                .setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(TIMEOUT_MS)
-                .setConnectTimeout(TIMEOUT_MS);
-        return http.request(options)
+                .setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(timeoutMs)
+                .setConnectTimeout(timeoutMs);
+        return OnEventLoop.call(vertx, () -> http.request(options)
                 .compose(req -> req.send(Buffer.buffer(body.toString())))
                 .compose(resp -> resp.body().compose(buf -> {
                     if (resp.statusCode() != 200) {
                         return Future.failedFuture(PATH + " answered " + resp.statusCode() + ": " + buf);
                     }
                     return parse(buf);
-                }));
+                })));
     }
 
     static Future<int[]> parse(Buffer buf) {

@@ -82,8 +82,9 @@ public final class KvEventSubscriptions implements AutoCloseable {
 
     @Override
     public void close() {
+        // No interrupt: the poller wakes every tick anyway, and an interrupt reaching ZeroMQ's context
+        // teardown aborts it half-way (EINTR) and leaks its sockets.
         running = false;
-        thread.interrupt();
         try {
             thread.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {

@@ -119,6 +119,14 @@ class PodYamlReaderTest {
     }
 
     @Test
+    void emptyFile_isAFileCaughtMidWrite_notAnEmptyCluster() throws IOException {
+        // A writer that truncates before it writes leaves an empty file for a moment: that must not drop every pod.
+        assertThatThrownBy(() -> read("")).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> read("  \n# only a comment\n")).isInstanceOf(IOException.class);
+        assertThat(read("apiVersion: v1\nkind: List\nitems: []\n").pods()).as("no pods, said so").isEmpty();
+    }
+
+    @Test
     void shippedExample_parsesIntoOneCompleteRoleset() throws IOException {
         byte[] yaml = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("../examples/pods-vllm-pd.yaml"));
         io.pdgateway.core.model.ClusterSnapshot snapshot =

@@ -146,8 +146,8 @@ class SglangIT {
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(response.body()).path("error").path("message").asText()).contains("\"stream\"");
-        assertThat(cluster.simPod("prefill-0").recordedRequests()).isEmpty();
-        assertThat(cluster.simPod("decode-0").recordedRequests()).isEmpty();
+        assertThat(TestCluster.inference(cluster.simPod("prefill-0"))).isEmpty();
+        assertThat(TestCluster.inference(cluster.simPod("decode-0"))).isEmpty();
         assertThat(cluster.gateway().routing().session().requests().outstanding()).isZero();
     }
 

@@ -175,9 +175,22 @@ final class TestCluster implements AutoCloseable {
 
     /** The gateway on another pod source (Kubernetes); the source is closed with the gateway. */
     TestCluster startGateway(Map<String, String> env, PodSource source) {
+        return startGateway(env, source, io.pdgateway.server.trace.Tracing.off());
+    }
+
+    /** The gateway on the pod file, its spans going to {@code tracing}. */
+    TestCluster startGateway(Map<String, String> env, io.pdgateway.server.trace.Tracing tracing) {
+        writePodFile();
+        PodFileDiscovery file = new PodFileDiscovery(vertx, podFile);
+        file.start();
+        return startGateway(env, file, tracing);
+    }
+
+    private TestCluster startGateway(Map<String, String> env, PodSource source,
+            io.pdgateway.server.trace.Tracing tracing) {
         discovery = source;
-        gateway = GatewayServer.start(vertx, discovery, GatewaySettings.fromEnv(new HashMap<>(env)), "127.0.0.1", 0, 1234)
-                .await();
+        gateway = GatewayServer.start(vertx, discovery, GatewaySettings.fromEnv(new HashMap<>(env)), "127.0.0.1", 0, 1234,
+                tracing).await();
         return this;
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Removes the pods the request excludes ({@link RouteRequest#excludedPods()}: a prefill pod that already failed this
- * request, when the edge routes it again). It runs first, so a roleset left without a prefill or a decode pod is then
+ * request, when the edge routes it again, or the endpoints outside the subset an Envoy proxy allows the picker). It runs first, so a roleset left without a prefill or a decode pod is then
  * dropped by the completeness filter, and the rest of the cascade (standard-pod fallback included) decides among what
  * remains exactly as for a first decision. With nothing excluded it returns its input as is.
  */
@@ -45,7 +45,7 @@ public final class ExcludedPodsFilter implements PodFilter {
             if (request.allows(pod)) {
                 kept.add(pod);
             } else {
-                rejections.add(pod.id() + ": excluded (already failed this request)");
+                rejections.add(pod.id() + ": excluded (failed this request, or outside the proxy's endpoint subset)");
             }
         }
         return kept;
