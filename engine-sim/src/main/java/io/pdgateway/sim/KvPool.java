@@ -43,6 +43,11 @@ public final class KvPool {
         return capacityBlocks * blockSize;
     }
 
+    /** Tokens' worth of blocks in use. */
+    public int usedTokens() {
+        return usedBlocks * blockSize;
+    }
+
     /** Share of the blocks in use, 0..1 (vLLM's kv_cache_usage_perc). */
     public double usage() {
         return Math.min(1.0, (double) usedBlocks / capacityBlocks);

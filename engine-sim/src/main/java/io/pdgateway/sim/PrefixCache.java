@@ -32,6 +32,11 @@ public final class PrefixCache {
         return hit * blockSize;
     }
 
+    /** Forgets every block (SGLang's /flush_cache). */
+    public void clear() {
+        blocks.clear();
+    }
+
     /** Remembers every full block of a prompt whose prefill finished. */
     void insert(PromptTokens prompt) {
         for (int i = 0; i < prompt.fullBlocks(); i++) {

@@ -37,6 +37,11 @@ public final class Sequence {
         }
     }
 
+    /** Prompt tokens found in the prefix cache when the request was admitted. */
+    public int cachedTokens() {
+        return cachedTokens;
+    }
+
     int promptTokens() {
         return prompt.count();
     }

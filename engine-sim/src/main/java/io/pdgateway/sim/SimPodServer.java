@@ -54,8 +54,13 @@ final class SimPodServer extends VerticleBase {
         pod = new PodContext(vertx, context, config, personality, client);
         RouteTable routes = new RouteTable();
         CompletionsEndpoint completions = new CompletionsEndpoint(pod);
-        for (CompletionApi api : new CompletionApi[] {new ChatApi(), new TextCompletionApi()}) {
-            routes.add(HttpMethod.POST, api.path(), (request, body) -> completions.handle(request, body, api));
+        java.util.List<CompletionApi> apis = new java.util.ArrayList<>(java.util.List.of(new ChatApi(),
+                new TextCompletionApi()));
+        apis.addAll(personality.nativeApis());
+        for (CompletionApi api : apis) {
+            for (HttpMethod method : api.methods()) {
+                routes.add(method, api.path(), (request, body) -> completions.handle(request, body, api));
+            }
         }
         routes.add(HttpMethod.GET, "/health", (request, body) -> request.response().end());
         routes.add(HttpMethod.GET, "/v1/models", (request, body) -> request.response()

@@ -298,6 +298,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
             fail(code, ApiError.of(code, decision.reason(), status), status);
             return;
         }
+        picker.metrics().routed(request.model(), decision);
         aborter = new LegAborter(picker.upstreams(), admission.knobs(), requestId);
         if (!decision.isPd()) {
             forward(decision.target(), null, RequestTrace.Leg.SINGLE);

@@ -87,6 +87,7 @@ public final class GatewayServer {
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_POD));
         metrics.discovery(pods::connected, () -> pods.current().podCount());
+        metrics.servedModels(model -> pods.current().model(model) != null);
         metrics.draining(() -> draining);
     }
 
@@ -190,6 +191,7 @@ public final class GatewayServer {
                 LOG.info("drained in {} ms", tookMs);
             }
             pods.close();
+            metrics.close();
             return client.close();
         });
     }
@@ -201,6 +203,7 @@ public final class GatewayServer {
             sharedLedger.close();
         }
         pods.close();
+        metrics.close();
         return server.close().compose(v -> client.close());
     }
 }

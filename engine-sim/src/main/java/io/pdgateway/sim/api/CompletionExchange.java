@@ -129,11 +129,11 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
         ObjectNode usage = CompletionApi.usage(parsed.prompt().count(), produced);
         if (parsed.stream()) {
             openStream();
-            send(api.tokenChunk(head, "", FINISHED_ABORT));
+            send(api.tokenChunk(head, "", FINISHED_ABORT, progress()));
             response.end(DONE_EVENT);
         } else {
             response.setStatusCode(200).putHeader("content-type", JSON_CONTENT_TYPE)
-                    .end(JsonCodec.write(api.completion(head, text.toString(), FINISHED_ABORT, usage)));
+                    .end(JsonCodec.write(api.completion(head, text.toString(), FINISHED_ABORT, usage, progress())));
         }
         return true;
     }
@@ -144,15 +144,14 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
             return;
         }
         String token = pod.text().token(parsed.prompt(), index);
+        text.append(token);
+        produced = index + 1;
         if (parsed.stream()) {
             if (index == 0) {
                 api.streamPreamble(head).forEach(this::send);
             }
-            send(api.tokenChunk(head, token, finishReason));
-        } else {
-            text.append(token);
+            send(api.tokenChunk(head, token, finishReason, progress()));
         }
-        produced = index + 1;
         if (faults.dropAfterTokens() >= 0 && produced >= faults.dropAfterTokens()) {
             pod.loop().cancel(sequence);
             drop();
@@ -182,11 +181,16 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
             }
             response.end(DONE_EVENT);
         } else {
-            ObjectNode body = api.completion(head, text.toString(), finishReason, usage);
+            ObjectNode body = api.completion(head, text.toString(), finishReason, usage, progress());
             pod.personality().completeResponse(parsed, body); // before end(): the request's state is still there
             end();
             response.setStatusCode(200).putHeader("content-type", JSON_CONTENT_TYPE).end(JsonCodec.write(body));
         }
+    }
+
+    private CompletionApi.Progress progress() {
+        return new CompletionApi.Progress(parsed.prompt().count(), sequence == null ? 0 : sequence.cachedTokens(),
+                produced, text);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.pdgateway.sim.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.SimConfig;
 
@@ -33,6 +34,7 @@ final class CompletionRequestParser {
         if (json == null || !json.isObject()) {
             throw ApiException.badRequest("Request body must be a JSON object");
         }
+        json = api.normalize((ObjectNode) json, config.modelName());
         JsonNode model = json.get("model");
         if (model == null || model.isNull()) {
             throw ApiException.badRequest("Field required: model");
@@ -40,7 +42,7 @@ final class CompletionRequestParser {
         if (!model.isTextual()) {
             throw ApiException.badRequest("model must be a string");
         }
-        if (!json.hasNonNull(api.promptField())) {
+        if (!api.hasPrompt(json)) {
             throw ApiException.badRequest("Field required: " + api.promptField());
         }
         PromptTokens prompt = personality.prompt(json, api, config.timing().blockSizeTokens());

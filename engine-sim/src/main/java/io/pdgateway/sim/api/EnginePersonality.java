@@ -29,6 +29,14 @@ public interface EnginePersonality {
     /** Binds to its pod once the pod's services exist: creates per-pod state and adds engine-specific routes. */
     void attach(PodContext pod, RouteTable routes);
 
+    /**
+     * The engine's own generate APIs beside the OpenAI ones (SGLang: {@code /generate}), served by the same
+     * completion machinery: validation, faults, the P/D fields, the engine loop.
+     */
+    default java.util.List<CompletionApi> nativeApis() {
+        return java.util.List.of();
+    }
+
     /** Starts what the engine runs beside its HTTP port (SGLang: the prefill's bootstrap server). */
     default Future<Void> start() {
         return Future.succeededFuture();

@@ -31,6 +31,7 @@ public final class PodContext {
     private final EngineStats stats;
     private final KvPool kvPool;
     private final EngineLoop loop;
+    private final PrefixCache prefixCache;
     private final TextGenerator text;
     private final RequestRecorder recorder = new RequestRecorder();
     private final HttpClient client;
@@ -62,7 +63,7 @@ public final class PodContext {
         this.stats = new EngineStats(personality.firstTokenBuckets(), personality.requestPhaseBuckets());
         TimingProfile timing = config.timing();
         this.kvPool = new KvPool(timing.kvCapacityTokens(), timing.blockSizeTokens());
-        PrefixCache prefixCache = new PrefixCache(timing.kvCapacityTokens() / timing.blockSizeTokens(),
+        this.prefixCache = new PrefixCache(timing.kvCapacityTokens() / timing.blockSizeTokens(),
                 timing.blockSizeTokens());
         this.loop = new EngineLoop(vertx, context, config, kvPool, prefixCache, stats);
         this.text = new TextGenerator(config.seed());
@@ -96,6 +97,10 @@ public final class PodContext {
 
     public EngineLoop loop() {
         return loop;
+    }
+
+    public PrefixCache prefixCache() {
+        return prefixCache;
     }
 
     public TextGenerator text() {

@@ -1,5 +1,5 @@
 package io.pdgateway.sim.api;
 
 /** The fields every response object and chunk of one request repeats. */
-record ResponseHead(String id, long created, String model) {
+public record ResponseHead(String id, long created, String model) {
 }

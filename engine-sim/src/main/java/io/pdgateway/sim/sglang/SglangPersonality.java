@@ -7,6 +7,7 @@ import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.api.ApiException;
+import io.pdgateway.sim.api.CompletionApi;
 import io.pdgateway.sim.api.CompletionExchange;
 import io.pdgateway.sim.api.CompletionRequest;
 import io.pdgateway.sim.api.EnginePersonality;
@@ -31,7 +32,9 @@ import java.util.List;
  * the same time and meet over the prefill pod's bootstrap server.
  * <ul>
  *   <li>both roles refuse a request without its bootstrap fields (400): a prefill needs {@code bootstrap_room}, a
- *       decode also {@code bootstrap_host} and {@code bootstrap_port};</li>
+ *       decode also {@code bootstrap_host}; a {@code bootstrap_port} that is absent or null means the server's own
+ *       {@code --disaggregation-bootstrap-port} ({@link SimConfig#bootstrapPort()}, default 8998), as SGLang's
+ *       scheduler reads it;</li>
  *   <li>prefill role: runs a bootstrap server on {@link SimConfig#bootstrapPort()}; a finished prefill holds its KV
  *       under its room and <em>answers only once a decode took it</em> (500 when none did within
  *       SGLANG_DISAGGREGATION_BOOTSTRAP_TIMEOUT);</li>
@@ -40,7 +43,10 @@ import java.util.List;
  *       and fails (500, or an error event on an open stream) when it cannot get it;</li>
  *   <li>{@code POST /abort_request {"rid": ...}} (or {@code abort_all}) drops the request: finish_reason "abort";</li>
  *   <li>{@code /metrics} with SGLang's {@code sglang:} names (reference §4); errors as
- *       {@code {"object":"error", message, type, param, code}}.</li>
+ *       {@code {"object":"error", message, type, param, code}};</li>
+ *   <li>the native API other routers use: {@code /generate} ({@link SglangGenerateApi}) and the endpoints of
+ *       {@link SglangNativeEndpoints} ({@code /get_server_info}, {@code /get_model_info}, {@code /get_load},
+ *       {@code /health_generate}, {@code /flush_cache}, ...).</li>
  * </ul>
  */
 public final class SglangPersonality implements EnginePersonality {
@@ -82,6 +88,12 @@ public final class SglangPersonality implements EnginePersonality {
         routes.add(HttpMethod.GET, SglangMetrics.PATH, (request, body) -> request.response()
                 .putHeader("content-type", PrometheusText.CONTENT_TYPE).end(metrics.render()));
         routes.add(HttpMethod.POST, ABORT_PATH, this::abort);
+        new SglangNativeEndpoints(pod).register(routes);
+    }
+
+    @Override
+    public List<CompletionApi> nativeApis() {
+        return List.of(new SglangGenerateApi());
     }
 
     @Override
@@ -120,9 +132,9 @@ public final class SglangPersonality implements EnginePersonality {
                 throw ApiException.badRequest("Disaggregated decode requires bootstrap_host");
             }
             JsonNode port = body.get("bootstrap_port");
-            if (port == null || !port.canConvertToInt() || !port.isIntegralNumber() || port.asInt() < 1
-                    || port.asInt() > 65_535) {
-                throw ApiException.badRequest("Disaggregated decode requires bootstrap_port, got " + port);
+            if (port != null && !port.isNull() && (!port.canConvertToInt() || !port.isIntegralNumber()
+                    || port.asInt() < 1 || port.asInt() > 65_535)) {
+                throw ApiException.badRequest("bootstrap_port must be a port number or null, got " + port);
             }
         }
     }
@@ -154,7 +166,9 @@ public final class SglangPersonality implements EnginePersonality {
         }
         JsonNode body = request.body();
         String host = body.get("bootstrap_host").asText();
-        int port = body.get("bootstrap_port").asInt();
+        JsonNode requested = body.get("bootstrap_port");
+        // SGLang's scheduler: a request without a bootstrap port uses the server's own.
+        int port = requested == null || requested.isNull() ? pod.config().bootstrapPort() : requested.asInt();
         long room = body.get("bootstrap_room").asLong();
         return fetcher.plan(host, port, Long.toString(room), room, request.prompt(), WAITING_TIMEOUT_MILLIS, faults,
                 scope);

@@ -25,12 +25,16 @@ import io.vertx.core.http.HttpMethod;
  *       {@code disagg_prefill_resp} holding such params, fetches the KV from that prefill pod before it is
  *       admitted, and fails with 500 when it cannot; a request with neither is prefilled locally, as vLLM would,
  *       and counted in {@link SimPod#kvMissing()};</li>
- *   <li>{@code /metrics} with vLLM V1's names; errors as {@code {"error": {message, type, param, code}}}.</li>
+ *   <li>{@code /metrics} with vLLM V1's names; errors as {@code {"error": {message, type, param, code}}};</li>
+ *   <li>{@code GET /version}: {@code {"version": ...}}, as vLLM's API server answers it.</li>
  * </ul>
  */
 public final class VllmPersonality implements EnginePersonality {
 
     public static final String NAME = "vllm";
+    static final String VERSION_PATH = "/version";
+    /** The vLLM release whose API the simulator follows; "+sim" (a PEP 440 local label) marks it as simulated. */
+    static final String VERSION = "0.11.0+sim";
     static final String KV_FAILURE = "KV transfer failed: ";
 
     private PodContext pod;
@@ -59,6 +63,9 @@ public final class VllmPersonality implements EnginePersonality {
         this.fetcher = new VllmKvFetcher(pod);
         routes.add(HttpMethod.GET, VllmMetrics.PATH, (request, body) -> request.response()
                 .putHeader("content-type", PrometheusText.CONTENT_TYPE).end(VllmMetrics.render(pod)));
+        routes.add(HttpMethod.GET, VERSION_PATH, (request, body) -> request.response()
+                .putHeader("content-type", "application/json")
+                .end(JsonCodec.write(JsonCodec.object().put("version", VERSION))));
         VllmKvSideChannel sideChannel = new VllmKvSideChannel(pod, store);
         routes.addPrefix(HttpMethod.GET, VllmKvSideChannel.PREFIX, sideChannel::handle);
     }

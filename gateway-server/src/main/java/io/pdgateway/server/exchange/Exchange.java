@@ -12,6 +12,7 @@ import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.front.DecisionHeader;
 import io.pdgateway.server.front.OpenAiRequest;
+import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.trace.RequestTrace;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -100,6 +101,7 @@ public final class Exchange {
     /** Runs the legs of an attempt's decision. */
     private void run(Attempt a) {
         RouteDecision decision = a.routed.decision();
+        up.metrics().routed(request.model(), decision);
         out.putHeader(SpecHeaders.TARGET_POD, decision.target().name());
         if (!decision.isPd()) {
             out.headers().remove(SpecHeaders.PREFILL_TARGET_POD);
@@ -266,7 +268,7 @@ public final class Exchange {
             if (a.watchdog != null) {
                 a.watchdog.chunk();
             }
-            phases.chunk();
+            phases.chunk(chunk);
             answer.write(response, chunk);
             if (out.writeQueueFull()) {
                 response.pause();
@@ -297,7 +299,8 @@ public final class Exchange {
             a.decodeTrace.answered(status);
             if (status >= 200 && status < 300) {
                 up.metrics().success(request.model(), leg.pod().name());
-                phases.report(up.metrics().phases(request.model()), System.nanoTime());
+                phases.report(up.metrics().phases(request.model(), GatewayMetrics.route(a.routed.decision())),
+                        System.nanoTime());
                 finish(null, status);
             } else {
                 finish(Ending.UPSTREAM_FAILED, status);

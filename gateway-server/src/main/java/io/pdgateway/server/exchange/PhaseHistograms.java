@@ -3,8 +3,9 @@ package io.pdgateway.server.exchange;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 
-/** The per-phase timers of one model, as a sink for {@link PhaseTimes}. */
-public record PhaseHistograms(Timer ttft, Timer prefill, Timer kvTransfer, Timer decode) implements PhaseTimes.PhaseSink {
+/** The per-phase timers of one model and route, as a sink for {@link PhaseTimes}. */
+public record PhaseHistograms(Timer ttft, Timer prefill, Timer kvTransfer, Timer decode, Timer tpot)
+        implements PhaseTimes.PhaseSink {
     @Override
     public void ttft(long nanos) {
         ttft.record(nanos, TimeUnit.NANOSECONDS);
@@ -23,5 +24,10 @@ public record PhaseHistograms(Timer ttft, Timer prefill, Timer kvTransfer, Timer
     @Override
     public void decode(long nanos) {
         decode.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void tpot(long nanos) {
+        tpot.record(nanos, TimeUnit.NANOSECONDS);
     }
 }

@@ -1,31 +1,108 @@
 package io.pdgateway.server.exchange;
 
+import io.vertx.core.buffer.Buffer;
+import java.util.function.LongSupplier;
+
 /**
  * When each phase of one request happened, on the monotonic clock, for the per-phase histograms. Only what was
  * observed is reported: a concurrent schedule has no prefill-then-transfer sequence, so it gets no KV estimate.
+ *
+ * <p>The time per output token comes from the stream itself: every server-sent event of the answer is a line starting
+ * {@code data:}, one per token on vLLM, SGLang and TensorRT-LLM streams, so the mean gap between the events after the
+ * first (the terminating {@code [DONE]} left out) is the TPOT the client saw. A chat stream's first event carries the
+ * role and no token, which makes short streams read a little fast; a non-streamed answer has no events and no TPOT.
  */
 final class PhaseTimes {
     private static final long UNSET = Long.MIN_VALUE;
+    private static final byte[] DATA_FIELD = {'d', 'a', 't', 'a', ':'};
+    private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
 
-    private final long startNanos = System.nanoTime();
+    private final LongSupplier clock;
+    private final long startNanos;
     private long prefillStart = UNSET;
     private long prefillEnd = UNSET;
     private long firstChunk = UNSET;
     private boolean sequential;
+    /** Events of the answer so far ({@code [DONE]} left out), when the first and the last of them arrived. */
+    private int events;
+    private long firstEvent = UNSET;
+    private long lastEvent = UNSET;
+    /** Bytes of "data:" matched at the start of the current line, -1 once the line cannot start an event. */
+    private int fieldMatched;
+    /** After "data:", bytes of "[DONE]" matched, and whether the one optional space was seen. */
+    private int doneMatched;
+    private boolean spaceSeen;
+
+    PhaseTimes() {
+        this(System::nanoTime);
+    }
+
+    /** @param clock the monotonic clock, in nanoseconds */
+    PhaseTimes(LongSupplier clock) {
+        this.clock = clock;
+        this.startNanos = clock.getAsLong();
+    }
 
     void prefillStarted(boolean sequentialSchedule) {
-        prefillStart = System.nanoTime();
+        prefillStart = clock.getAsLong();
         sequential = sequentialSchedule;
     }
 
     void prefillEnded() {
-        prefillEnd = System.nanoTime();
+        prefillEnd = clock.getAsLong();
     }
 
-    void chunk() {
+    /** A chunk of the answer arrived from the pod. */
+    void chunk(Buffer chunk) {
+        long now = clock.getAsLong();
         if (firstChunk == UNSET) {
-            firstChunk = System.nanoTime();
+            firstChunk = now;
         }
+        int found = 0;
+        for (int i = 0, length = chunk.length(); i < length; i++) {
+            found += scan(chunk.getByte(i));
+        }
+        if (found > 0) {
+            events += found;
+            if (firstEvent == UNSET) {
+                firstEvent = now;
+            }
+            lastEvent = now;
+        }
+    }
+
+    /**
+     * One byte of the answer through a small state machine over line starts, so that a field split across chunks is
+     * still seen: 1 when it completes the start of an event ({@code data:} followed by anything but {@code [DONE]}).
+     */
+    private int scan(byte b) {
+        if (b == '\n') {
+            int ended = fieldMatched == DATA_FIELD.length ? 1 : 0; // "data:" then the end of the line: an empty event
+            fieldMatched = 0;
+            doneMatched = 0;
+            spaceSeen = false;
+            return ended;
+        }
+        if (fieldMatched < 0) {
+            return 0; // not an event line: wait for the next one
+        }
+        if (fieldMatched < DATA_FIELD.length) {
+            fieldMatched = b == DATA_FIELD[fieldMatched] ? fieldMatched + 1 : -1;
+            return 0;
+        }
+        if (b == ' ' && doneMatched == 0 && !spaceSeen) {
+            spaceSeen = true;
+            return 0;
+        }
+        if (b == DONE[doneMatched]) {
+            doneMatched++;
+            if (doneMatched == DONE.length) {
+                fieldMatched = -1; // data: [DONE] ends the stream and carries no token
+            }
+            return 0;
+        }
+        fieldMatched = -1;
+        return 1;
     }
 
     /** Reports the phases of a request that completed successfully. */
@@ -33,6 +110,9 @@ final class PhaseTimes {
         if (firstChunk != UNSET) {
             sink.ttft(firstChunk - startNanos);
             sink.decode(endNanos - firstChunk);
+        }
+        if (events >= 2) {
+            sink.tpot((lastEvent - firstEvent) / (events - 1));
         }
         if (prefillStart != UNSET && prefillEnd != UNSET) {
             sink.prefill(prefillEnd - prefillStart);
@@ -52,5 +132,8 @@ final class PhaseTimes {
         void kvTransfer(long nanos);
 
         void decode(long nanos);
+
+        /** The mean time per output token of a streamed answer. */
+        void tpot(long nanos);
     }
 }

@@ -11,6 +11,18 @@ import io.vertx.core.buffer.Buffer;
  * @param extraHeader a spec header to add (x-error-pd-prefill, x-error-pd-decode), or null
  */
 public record ApiError(int status, String message, String code, String param, String extraHeader) {
+    /**
+     * No error message is longer than this: a message quotes client input (a model name, a header, the path, a JSON
+     * token, a key), which can be as long as the request, and an error must not echo it back whole. Callers quote
+     * single values shorter still (RoutingService.quoted); this is the bound for every path.
+     */
+    static final int MAX_MESSAGE_CHARS = 512;
+
+    public ApiError {
+        if (message != null && message.length() > MAX_MESSAGE_CHARS) {
+            message = message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
+        }
+    }
 
     public static ApiError of(int status, String message, String code) {
         return new ApiError(status, message, code, null, null);

@@ -6,16 +6,33 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.Verdict;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 
 /**
  * The gateway's own Prometheus metrics, named as upstream AIBrix names them (reference §6) so existing dashboards
- * keep working. Micrometer adds the _total suffix to counters itself, so counter names here omit it.
+ * keep working, plus the JVM's and the process's ({@link RuntimeMetrics}). Micrometer adds the _total suffix to
+ * counters itself, so counter names here omit it. Every metric carries HELP text.
+ *
+ * <p>No label carries raw client input (design.md §7). The one client-chosen value that reaches a label is the model
+ * name, and only when a discovered pod serves it: any other name is counted as {@link #UNKNOWN_MODEL}, so the series
+ * count is bounded by the pod set, whatever clients send. Every other label value is a constant of the code, an HTTP
+ * status, or a pod's namespace, name or roleset from discovery.
  */
-public final class GatewayMetrics {
+public final class GatewayMetrics implements AutoCloseable {
+    /** The model label of a request for a model no discovered pod serves (design.md §7). */
+    public static final String UNKNOWN_MODEL = "unknown";
+    /** pd-gateway's own: routing decisions carried out, by route (Micrometer adds _total). */
+    public static final String ROUTED = "pd_gateway_routed_requests";
+    /** The route label of a prefill/decode pair. */
+    public static final String ROUTE_PD = "pd";
+    /** The route label of one standard (combined) pod serving the whole request. */
+    public static final String ROUTE_STANDARD = "standard";
     /** pd-gateway's own (upstream has none): 1 while the pod source sees changes, 0 during an API server outage. */
     public static final String DISCOVERY_CONNECTED = "pd_gateway_discovery_connected";
     /** pd-gateway's own: routable pods in the current view. */
@@ -32,12 +49,29 @@ public final class GatewayMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger prefillOutstanding = new AtomicInteger();
+    /** First, so that its meter filters see every meter registered after it. */
+    private final RuntimeMetrics runtime = new RuntimeMetrics(registry);
+    /** Until discovery says otherwise, no model is served: every model label reads {@link #UNKNOWN_MODEL}. */
+    private volatile Predicate<String> servedModels = model -> false;
 
     public GatewayMetrics() {
         Gauge.builder("gateway_in_flight_requests", inFlight, AtomicInteger::get)
                 .description("Requests the gateway is serving right now").register(registry);
         Gauge.builder("gateway_prefill_outstanding_requests", prefillOutstanding, AtomicInteger::get)
                 .description("Prefill legs in flight").register(registry);
+    }
+
+    /**
+     * Which model names may become a {@code model} label value: those a discovered pod serves right now. Any other
+     * name a client sends is counted under {@link #UNKNOWN_MODEL}.
+     */
+    public void servedModels(Predicate<String> served) {
+        this.servedModels = served;
+    }
+
+    /** The model label value for a client's model name: itself when a discovered pod serves it, else unknown. */
+    public String modelLabel(String model) {
+        return model != null && servedModels.test(model) ? model : UNKNOWN_MODEL;
     }
 
     /** The pod source's gauges: whether it is connected, and how many routable pods its current view holds. */
@@ -74,7 +108,8 @@ public final class GatewayMetrics {
 
     public void requestStarted(String model) {
         inFlight.incrementAndGet();
-        Counter.builder("gateway_request").tag("model", model).register(registry).increment();
+        Counter.builder("gateway_request").description("Requests that reached routing, by model")
+                .tag("model", modelLabel(model)).register(registry).increment();
     }
 
     public void requestEnded() {
@@ -82,15 +117,18 @@ public final class GatewayMetrics {
     }
 
     public void success(String model, String podName) {
-        Counter.builder("gateway_request_model_success").tag("model", model).tag("pod_name", podName)
-                .register(registry).increment();
+        Counter.builder("gateway_request_model_success")
+                .description("Requests answered in full with a 2xx, by model and serving (decode or standard) pod")
+                .tag("model", modelLabel(model)).tag("pod_name", podName).register(registry).increment();
     }
 
     /** A request that failed or was cancelled; status is a short reason (e.g. pd_prefill_fail, client_cancel). */
     public void failure(String model, String status, int statusCode, String podName) {
-        Counter.builder("gateway_request_model_fail").tag("model", model).tag("status", status)
-                .tag("status_code", Integer.toString(statusCode)).tag("pod_name", podName == null ? "" : podName)
-                .register(registry).increment();
+        Counter.builder("gateway_request_model_fail")
+                .description("Requests that failed or were cancelled, by model, reason (status), HTTP status and pod "
+                        + "(empty before one was chosen)")
+                .tag("model", modelLabel(model)).tag("status", status).tag("status_code", Integer.toString(statusCode))
+                .tag("pod_name", podName == null ? "" : podName).register(registry).increment();
     }
 
     public void prefillStarted() {
@@ -99,14 +137,17 @@ public final class GatewayMetrics {
 
     public void prefillSucceeded() {
         prefillOutstanding.decrementAndGet();
-        Counter.builder("gateway_prefill_request_success").tag("status", "pd-prefill-request-success")
+        Counter.builder("gateway_prefill_request_success").description("Prefill legs that answered 2xx")
+                .tag("status", "pd-prefill-request-success")
                 .tag("status_code", "200").register(registry).increment();
     }
 
     /** Upstream's statuses: http_error/&lt;code&gt;, timeout/504, error/502, context_canceled/499. */
     public void prefillFailed(String status, int statusCode) {
         prefillOutstanding.decrementAndGet();
-        Counter.builder("gateway_prefill_request_fail").tag("status", status)
+        Counter.builder("gateway_prefill_request_fail")
+                .description("Prefill legs that failed, timed out or were cancelled, by status and HTTP status")
+                .tag("status", status)
                 .tag("status_code", Integer.toString(statusCode)).register(registry).increment();
     }
 
@@ -117,7 +158,7 @@ public final class GatewayMetrics {
      */
     public void prefillRetried(String model, String status, int statusCode, boolean toPair) {
         Counter.builder(PREFILL_RETRIES).description("Prefills retried on other pods after a transient failure")
-                .tag("model", model).tag("status", status).tag("status_code", Integer.toString(statusCode))
+                .tag("model", modelLabel(model)).tag("status", status).tag("status_code", Integer.toString(statusCode))
                 .tag("to", toPair ? "pd_pair" : "standard").register(registry).increment();
     }
 
@@ -131,36 +172,69 @@ public final class GatewayMetrics {
     }
 
     public void selected(Pod prefill, Pod decode) {
-        Counter.builder("pd_selected_prefill_pod").tag("namespace", prefill.namespace()).tag("pod", prefill.name())
-                .tag("roleset", prefill.rolesetName()).register(registry).increment();
-        Counter.builder("pd_selected_decode_pod").tag("namespace", decode.namespace()).tag("pod", decode.name())
-                .tag("roleset", decode.rolesetName()).register(registry).increment();
+        Counter.builder("pd_selected_prefill_pod").description("Times a prefill pod was chosen for a PD pair")
+                .tag("namespace", prefill.namespace()).tag("pod", prefill.name()).tag("roleset", prefill.rolesetName())
+                .register(registry).increment();
+        Counter.builder("pd_selected_decode_pod").description("Times a decode pod was chosen for a PD pair")
+                .tag("namespace", decode.namespace()).tag("pod", decode.name()).tag("roleset", decode.rolesetName())
+                .register(registry).increment();
     }
 
     /**
-     * Per-phase histograms of successful requests, labelled by model: pd_ttft_seconds (arrival to the first byte of
-     * the answer), pd_prefill_duration_seconds, pd_kv_transfer_estimate_seconds (prefill answer to first decode byte:
-     * the KV transfer plus the first decode step; sequential engines only) and pd_decode_duration_seconds (first to
-     * last byte).
+     * pd-gateway's own pd_gateway_routed_requests_total: a routing decision the gateway carried out (a retried prefill
+     * counts again), by model, route ({@link #ROUTE_PD} or {@link #ROUTE_STANDARD}) and whether it was the PD
+     * strategy's fallback to a standard pod ({@code fallback="true"}).
      */
-    public io.pdgateway.server.exchange.PhaseHistograms phases(String model) {
-        return new io.pdgateway.server.exchange.PhaseHistograms(
-                timer("pd_ttft_seconds", "Time to the first byte of the answer", model),
-                timer("pd_prefill_duration_seconds", "Prefill leg duration", model),
-                timer("pd_kv_transfer_estimate_seconds", "Prefill answer to first decode byte (KV transfer + first step)",
-                        model),
-                timer("pd_decode_duration_seconds", "First to last byte of the answer", model));
+    public void routed(String model, RouteDecision decision) {
+        Counter.builder(ROUTED)
+                .description("Routing decisions carried out (a retried prefill counts again), by route: pd (a "
+                        + "prefill/decode pair) or standard (one standard pod); fallback=true when the pd strategy fell "
+                        + "back to a standard pod")
+                .tag("model", modelLabel(model)).tag("route", route(decision))
+                .tag("fallback", Boolean.toString(decision.verdict() == Verdict.STANDARD_FALLBACK))
+                .register(registry).increment();
     }
 
-    private Timer timer(String name, String help, String model) {
-        return Timer.builder(name).description(help).tag("model", model).publishPercentileHistogram().register(registry);
+    /** The route label of a decision: {@link #ROUTE_PD} for a pair, {@link #ROUTE_STANDARD} for one pod. */
+    public static String route(RouteDecision decision) {
+        return decision.isPd() ? ROUTE_PD : ROUTE_STANDARD;
+    }
+
+    /**
+     * Per-phase histograms of successful requests, labelled by model and route: pd_ttft_seconds (arrival to the first
+     * byte of the answer), pd_prefill_duration_seconds, pd_kv_transfer_estimate_seconds (prefill answer to first decode
+     * byte: the KV transfer plus the first decode step; sequential engines only), pd_decode_duration_seconds (first to
+     * last byte) and pd_tpot_seconds (streams only: the mean gap between the answer's events after the first, one
+     * event per output token).
+     */
+    public io.pdgateway.server.exchange.PhaseHistograms phases(String model, String route) {
+        String label = modelLabel(model);
+        return new io.pdgateway.server.exchange.PhaseHistograms(
+                timer("pd_ttft_seconds", "Time to the first byte of the answer", label, route),
+                timer("pd_prefill_duration_seconds", "Prefill leg duration", label, route),
+                timer("pd_kv_transfer_estimate_seconds", "Prefill answer to first decode byte (KV transfer + first step)",
+                        label, route),
+                timer("pd_decode_duration_seconds", "First to last byte of the answer", label, route),
+                timer("pd_tpot_seconds", "Time per output token of a streamed answer: the mean gap between its events "
+                        + "after the first", label, route));
+    }
+
+    private Timer timer(String name, String help, String model, String route) {
+        return Timer.builder(name).description(help).tag("model", model).tag("route", route)
+                .publishPercentileHistogram().register(registry);
     }
 
     /** Time spent choosing pods (the cascade and the ledger charge), per model. */
     public void routingTime(String model, long nanos) {
         Timer.builder("pd_routing_duration_seconds").description("Time to choose the pods of one request")
-                .tag("model", model).publishPercentileHistogram().register(registry)
+                .tag("model", modelLabel(model)).publishPercentileHistogram().register(registry)
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Unhooks the JVM binders that listen to the runtime (GC notifications); the registry itself needs no closing. */
+    @Override
+    public void close() {
+        runtime.close();
     }
 
     public int inFlight() {

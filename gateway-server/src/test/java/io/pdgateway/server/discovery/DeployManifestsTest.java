@@ -160,6 +160,9 @@ class DeployManifestsTest {
         assertThat(gateway.getArgs()).contains("serve", "--kubernetes");
         assertThat(gateway.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
         assertThat(gateway.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(gateway.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(gateway.getLivenessProbe().getInitialDelaySeconds()).as("the startup probe covers the start")
+                .isNull();
         assertThat(gateway.getResources().getRequests()).containsKeys("cpu", "memory");
 
         Map<String, String> env = gateway.getEnv().stream().filter(e -> e.getValue() != null)
@@ -168,7 +171,9 @@ class DeployManifestsTest {
         assertThat(env.keySet().stream().filter(n -> n.startsWith("AIBRIX_") || n.startsWith("PD_GATEWAY_")))
                 .as("spelled as the spec spells them").isNotEmpty().allMatch(known::contains);
         int grace = Integer.parseInt(env.get(SpecEnv.DRAIN_GRACE_SECONDS));
-        int preStop = Integer.parseInt(gateway.getLifecycle().getPreStop().getExec().getCommand().get(1));
+        // The image has no shell or sleep binary: the kubelet's own sleep action, never an exec.
+        assertThat(gateway.getLifecycle().getPreStop().getExec()).isNull();
+        long preStop = gateway.getLifecycle().getPreStop().getSleep().getSeconds();
         assertThat(pod.getTerminationGracePeriodSeconds()).as("kubelet waits for preStop and the drain")
                 .isGreaterThan((long) preStop + grace);
 

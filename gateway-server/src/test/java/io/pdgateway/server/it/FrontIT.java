@@ -28,10 +28,10 @@ class FrontIT {
         assertThat(metrics).contains("gateway_request_total{model=\"my-model\"} 1.0")
                 .contains("pd_selected_decode_pod_total{namespace=\"default\",pod=\"decode-0\",roleset=\"g\"} 1.0")
                 .contains("gateway_prefill_request_success_total")
-                .contains("pd_ttft_seconds_count{model=\"my-model\"} 1")
-                .contains("pd_prefill_duration_seconds_count{model=\"my-model\"} 1")
-                .contains("pd_kv_transfer_estimate_seconds_count{model=\"my-model\"} 1")
-                .contains("pd_decode_duration_seconds_count{model=\"my-model\"} 1")
+                .contains("pd_ttft_seconds_count{model=\"my-model\",route=\"pd\"} 1")
+                .contains("pd_prefill_duration_seconds_count{model=\"my-model\",route=\"pd\"} 1")
+                .contains("pd_kv_transfer_estimate_seconds_count{model=\"my-model\",route=\"pd\"} 1")
+                .contains("pd_decode_duration_seconds_count{model=\"my-model\",route=\"pd\"} 1")
                 .contains("pd_routing_duration_seconds_count{model=\"my-model\"} 1");
         cluster.gateway().drain();
         assertThat(cluster.get("/readyz").statusCode()).isEqualTo(503);

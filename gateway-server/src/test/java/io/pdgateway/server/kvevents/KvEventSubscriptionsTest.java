@@ -107,7 +107,10 @@ class KvEventSubscriptionsTest {
         publisher.flush();
         store(2, 3); // its parent 1001 still resolves: mappings survive the reset
 
-        await().atMost(WAIT).until(() -> view.count("cleared") == 1 && view.blocks(POD).equals(gateway(2, 3)));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(view.count("cleared")).as("views cleared").isEqualTo(1);
+            assertThat(view.blocks(POD)).as("blocks after the reset").isEqualTo(gateway(2, 3));
+        });
         assertThat(counter(KvEventMetrics.VIEW_RESETS)).isEqualTo(1);
     }
 
