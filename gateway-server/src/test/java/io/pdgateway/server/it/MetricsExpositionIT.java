@@ -49,6 +49,9 @@ class MetricsExpositionIT {
         assertThat(status(cluster.post(CHAT, TestCluster.chat("nobody", 2, false).replace("my-model", "no-such"))))
                 .isEqualTo(404);
         assertThat(status(cluster.post(CHAT, "{\"model\":"))).isEqualTo(400);
+        // Idle in the gateway's view first: a PD pair that still looks busy would send the next request straight to the
+        // idle standard pod (spec step 0, shouldPickCombined) and there would be no prefill to retry.
+        cluster.awaitIdleScrapes("prefill-0", "decode-0", "standard-0");
         cluster.simPod("prefill-0").setFaults(FaultConfig.none().withErrors(1.0, 502));
         assertThat(status(cluster.post(CHAT, TestCluster.chat("retried", 6, true)))).as("retried on the standard pod")
                 .isEqualTo(200);

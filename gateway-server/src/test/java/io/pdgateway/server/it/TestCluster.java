@@ -145,6 +145,23 @@ final class TestCluster implements AutoCloseable {
         return pod.recordedRequests().stream().filter(r -> r.path().startsWith("/v1/")).toList();
     }
 
+    /**
+     * Waits until the named pods are idle and the gateway has scraped each of them twice since: its routing then sees
+     * them idle (the first of those scrapes may still have been on its way back when the pod counted it).
+     */
+    void awaitIdleScrapes(String... names) {
+        for (String name : names) {
+            SimPod pod = sims.get(name);
+            await().atMost(10, TimeUnit.SECONDS).until(() -> pod.openStreams() == 0);
+            long before = scrapes(pod);
+            await().atMost(10, TimeUnit.SECONDS).until(() -> scrapes(pod) >= before + 2);
+        }
+    }
+
+    private static long scrapes(SimPod pod) {
+        return pod.recordedRequests().stream().filter(r -> r.path().equals("/metrics")).count();
+    }
+
     SimPod simPod(String name) {
         return sims.get(name);
     }
