@@ -14,26 +14,32 @@ import java.util.Set;
  * @param throughputGauge the engine's own generation throughput gauge, when it has one
  * @param generationCounter generated tokens counter, for a throughput derived from deltas
  * @param prefillTimeHistogram base name of the prefill-time histogram (its _sum and _count are read)
+ * @param cacheConfigInfo an info metric whose {@code block_size} and {@code num_gpu_blocks} labels give the KV cache's
+ *     size (vLLM's cache_config_info), or null
+ * @param kvCapacityGauge a gauge of the KV cache's size in tokens (SGLang's max_total_num_tokens), or null
  */
 public record EngineMetricNames(String path, String waiting, String prefillPrealloc, String decodePrealloc,
         String kvUsage, String kvUsageFallback, String throughputGauge, String generationCounter,
-        String prefillTimeHistogram) {
+        String prefillTimeHistogram, String cacheConfigInfo, String kvCapacityGauge) {
 
     public static final EngineMetricNames VLLM = new EngineMetricNames("/metrics", "vllm:num_requests_waiting", null, null,
             "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "vllm:avg_generation_throughput_toks_per_s",
-            "vllm:generation_tokens_total", "vllm:request_prefill_time_seconds");
+            "vllm:generation_tokens_total", "vllm:request_prefill_time_seconds", "vllm:cache_config_info", null);
     public static final EngineMetricNames SGLANG = new EngineMetricNames("/metrics", "sglang:num_queue_reqs",
             "sglang:num_prefill_prealloc_queue_reqs", "sglang:num_decode_prealloc_queue_reqs", "sglang:token_usage",
-            null, "sglang:gen_throughput", null, null);
-    /** TensorRT-LLM serves Prometheus under /prometheus/metrics and exports KV utilisation only (reference §4). */
+            null, "sglang:gen_throughput", null, null, null, "sglang:max_total_num_tokens");
+    /**
+     * TensorRT-LLM serves Prometheus under /prometheus/metrics and exports KV utilisation only (reference §4): its
+     * cache size comes from the kvCacheCapacityTokens setting.
+     */
     public static final EngineMetricNames TRTLLM = new EngineMetricNames("/prometheus/metrics", null, null, null,
-            "trtllm_kv_cache_utilization", null, null, null, null);
+            "trtllm_kv_cache_utilization", null, null, null, null, null, null);
 
     /** Every sample name worth reading from this engine's exposition. */
     public Set<String> wanted() {
         Set<String> names = new HashSet<>();
         for (String name : new String[] {waiting, prefillPrealloc, decodePrealloc, kvUsage, kvUsageFallback,
-            throughputGauge, generationCounter}) {
+            throughputGauge, generationCounter, kvCapacityGauge}) {
             if (name != null) {
                 names.add(name);
             }

@@ -367,7 +367,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
             }
         }
         picker.metrics().prefillSucceeded();
-        routed.lease().prefillDone();
+        routed.lease().prefillAnswered();
         if (decodeBody != null) {
             forward(legs.decode(), decodeBody, RequestTrace.Leg.DECODE);
         }

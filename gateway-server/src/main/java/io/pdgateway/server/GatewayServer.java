@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.pdgateway.server.metrics.BucketPlanGauges;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.redis.SharedLedgerSync;
+import io.pdgateway.server.metrics.RoutingModelGauges;
 import io.pdgateway.server.metrics.TokenLoadGauges;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
@@ -55,6 +56,7 @@ public final class GatewayServer {
     private final EngineAdapters engines;
     private final BucketPlanGauges bucketGauges;
     private final TokenLoadGauges tokenGauges;
+    private final RoutingModelGauges modelGauges;
     private final SharedLedgerSync sharedLedger;
     private volatile boolean draining;
     private Upstreams upstreams;
@@ -70,6 +72,7 @@ public final class GatewayServer {
         this.routing = new RoutingService(pods, settings.routing(), store, seed);
         RoutingSession session = routing.session();
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), session.tokens());
+        this.modelGauges = new RoutingModelGauges(metrics.registry(), session.prefillModels(), session.caches());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
         if (settings.redis().configured()) {
             this.sharedLedger = new SharedLedgerSync(vertx, settings.redis().host(), settings.redis().port(),
@@ -121,6 +124,7 @@ public final class GatewayServer {
                     gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> vertx.executeBlocking(
                             gateway.routing.session()::tick, false).onSuccess(upkeep -> {
                                 gateway.tokenGauges.sync();
+                                gateway.modelGauges.sync();
                                 if (upkeep.newPlan() != null) {
                                     gateway.bucketGauges.show(upkeep.newPlan());
                                 }

@@ -9,6 +9,9 @@ import io.pdgateway.routingsim.report.HtmlWriter;
 import io.pdgateway.routingsim.report.JsonWriter;
 import io.pdgateway.routingsim.report.SimulationReport;
 import io.pdgateway.routingsim.report.TableWriter;
+import io.pdgateway.routingsim.search.MaxRateJson;
+import io.pdgateway.routingsim.search.MaxRateSearch;
+import io.pdgateway.routingsim.search.MaxRateTable;
 import io.pdgateway.routingsim.workload.Workload;
 import io.pdgateway.routingsim.workload.WorkloadShape;
 import io.pdgateway.routingsim.workload.WorkloadSource;
@@ -92,6 +95,15 @@ public final class RoutingSimMain implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
 
+    @Option(names = "--replicas", description = "Gateway replicas sharing the traffic (default: the cluster file's "
+            + "gatewayReplicas, else 1); they share running counts and the decode ledger as through Redis.")
+    Integer replicas;
+
+    @Option(names = "--find-max-rate", description = "Instead of one run per policy, search each policy's highest rate "
+            + "scale at which >= 90 %% of requests meet the SLO, starting from --rate-scale, and report the gap each "
+            + "closes between round-robin and the oracle.")
+    boolean findMaxRate;
+
     @Spec
     CommandSpec spec;
 
@@ -100,11 +112,21 @@ public final class RoutingSimMain implements Callable<Integer> {
         long start = System.nanoTime();
         ClusterShape shape = ClusterShapeReader.read(cluster != null ? cluster : home().resolve("routing-sim/clusters/small.yaml"))
                 .withGatewayEnv(env);
+        if (replicas != null) {
+            shape = shape.withGatewayReplicas(replicas);
+        }
+        List<PolicySpec> specs = PolicyRegistry.resolve(policies != null ? policies : PolicyRegistry.DEFAULT);
+        int threadCount = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        if (findMaxRate) {
+            // The same requests at every probed rate: the window and caps apply once, at the recorded rate.
+            Workload base = new WorkloadShape(1, windowSeconds, maxOutputTokens, poisson, limit).apply(
+                    WorkloadSource.load(trace, tracesDir != null ? tracesDir : defaultTracesDir(), seed,
+                            shape.timing().blockSizeTokens()), seed);
+            return findMaxRates(shape, base, specs, threadCount, start);
+        }
         Workload workload = new WorkloadShape(rateScale, windowSeconds, maxOutputTokens, poisson, limit)
                 .apply(WorkloadSource.load(trace, tracesDir != null ? tracesDir : defaultTracesDir(), seed,
                         shape.timing().blockSizeTokens()), seed);
-        List<PolicySpec> specs = PolicyRegistry.resolve(policies != null ? policies : PolicyRegistry.DEFAULT);
-        int threadCount = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         progress(String.format(Locale.ROOT, "routing-sim: %d requests (%s) on %s; %d policies on %d threads",
                 workload.requests().size(), workload.source(), shape.summary(), specs.size(), threadCount));
         SimulationReport report = RoutingSimulator.run(shape, workload, specs, seed, new Slo(sloTtftMillis, sloTpotMillis),
@@ -115,6 +137,40 @@ public final class RoutingSimMain implements Callable<Integer> {
         write(html, HtmlWriter.write(report));
         progress(String.format(Locale.ROOT, "done in %.1f s wall", (System.nanoTime() - start) / 1e9));
         return report.invariantsHold() ? 0 : 2;
+    }
+
+    private Integer findMaxRates(ClusterShape shape, Workload base, List<PolicySpec> specs, int threadCount, long start)
+            throws Exception {
+        Slo slo = new Slo(sloTtftMillis, sloTpotMillis);
+        progress(String.format(Locale.ROOT, "routing-sim: max-rate search, %d requests (%s) on %s; %d policies on %d "
+                + "threads", base.requests().size(), base.source(), shape.summary(), specs.size(), threadCount));
+        MaxRateSearch search = new MaxRateSearch(shape, base, seed, slo);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.max(1, Math.min(threadCount, specs.size())));
+        try {
+            List<java.util.concurrent.Future<MaxRateSearch.Result>> futures = new java.util.ArrayList<>();
+            for (PolicySpec policy : specs) {
+                futures.add(pool.submit(() -> {
+                    MaxRateSearch.Result result = search.search(policy, rateScale);
+                    progress(String.format(Locale.ROOT, "  %-34s %8.2f req/s after %d probes", policy.name(),
+                            result.maxRequestsPerSecond(), result.probes().size()));
+                    return result;
+                }));
+            }
+            List<MaxRateSearch.Result> results = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<MaxRateSearch.Result> future : futures) {
+                results.add(future.get());
+            }
+            String heading = String.format(Locale.ROOT, "routing-sim: %s, %d requests, on %s%nseed %d; SLO TTFT <= %.0f "
+                    + "ms and TPOT <= %.0f ms; %s%n", base.source(), base.requests().size(), shape.summary(), seed,
+                    slo.ttftMillis(), slo.tpotMillis(), reproduce());
+            System.out.print(MaxRateTable.write(heading, results));
+            write(json, MaxRateJson.write(heading, results));
+            progress(String.format(Locale.ROOT, "done in %.1f s wall", (System.nanoTime() - start) / 1e9));
+            return 0;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** The command line that reproduces this run, as typed through bin/routing-sim (this command's own arguments). */

@@ -5,7 +5,7 @@ import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.PodRole;
-import io.pdgateway.core.prefix.PrefixHasher;
+import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.Routed;
@@ -32,9 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One pd routing decision as the server makes it: through the {@link RoutingSession} (the whole cascade, steps 0-5,
- * the charge under the model's lock, the prefix-index warm-up) and the release of its lease, over a model of N pods in
- * N/2 rolesets with live-looking load: requests in flight on random pods, random engine metrics, and a prefix index
- * holding earlier prompts. The request is a 1000-token prompt (4000 characters, 1000 prefix blocks).
+ * the charge and the prefix-cache hold under the model's lock) and the release of its lease, over a model of N pods in
+ * N/2 rolesets with live-looking load: requests in flight on random pods, random engine metrics, and prefix-cache views
+ * holding earlier prompts. The request is a 1,000- or 8,000-token prompt (character tokenizer: 4 bytes a token, 16
+ * tokens a block) sharing its prefix with prompts some pods hold.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,8 +47,13 @@ public class RoutingDecisionBenchmark {
     @Param({"8", "64", "512", "4096"})
     int pods;
 
-    @Param({"prefix_cache/load_balancing", "least_request/least_request", "conductor/conductor"})
+    @Param({"prefix_cache/load_balancing", "least_request/least_request", "conductor/conductor",
+        "hybrid_cache_load/token_load", "predicted_ttft/token_load"})
     String policies;
+
+    /** Prompt length: a chat turn, and a long RAG or agent prompt (8k tokens = 512 blocks of the cache model). */
+    @Param({"1000", "8000"})
+    int promptTokens;
 
     private RoutingSession session;
     private Admission admission;
@@ -65,7 +71,7 @@ public class RoutingDecisionBenchmark {
         Map<String, PodMetrics> metrics = new HashMap<>();
         for (Pod pod : list) {
             metrics.put(pod.id(), new PodMetrics(seed.nextInt(5), Double.NaN, Double.NaN, seed.nextDouble(),
-                    seed.nextDouble(2000), 20 + seed.nextDouble(20), 0));
+                    seed.nextDouble(2000), 20 + seed.nextDouble(20), 434_000, 0));
         }
         String[] parts = policies.split("/");
         GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
@@ -73,17 +79,26 @@ public class RoutingDecisionBenchmark {
         session = RoutingSession.create(settings.routing(), () -> snapshot, pod -> metrics.get(pod.id()),
                 SessionClock.SYSTEM, 7, warning -> { });
         admission = session.admit("m", null, null);
-        String prompt = "word ".repeat(800);
-        // Earlier traffic: requests still in flight (their leases never released) and prefixes in the index.
+        String prompt = "word ".repeat(promptTokens * 4 / 5);
+        // Earlier traffic: requests still in flight (their leases never released) holding 64 different prompts in
+        // the pods' prefix-cache views, one of which this request shares.
         for (int i = 0; i < pods; i++) {
-            PromptFeatures earlier = new PromptFeatures(1000, hash("system prompt " + (i % 64) + " " + prompt), 1200);
+            PromptFeatures earlier = new PromptFeatures(promptTokens, hash("system prompt " + (i % 64) + " " + prompt),
+                    promptTokens + 200);
             session.route(admission, earlier, "warm-" + i, null);
         }
-        features = new PromptFeatures(1000, hash("system prompt 3 " + prompt), 1200);
+        features = new PromptFeatures(promptTokens, hash("system prompt 3 " + prompt), promptTokens + 200);
     }
 
+    /** The prompt's block hashes as the server computes them with the character tokenizer: 4 bytes a token. */
     private static long[] hash(String text) {
-        return PrefixHasher.hash("m", text.getBytes(StandardCharsets.UTF_8), PrefixHasher.DEFAULT_BLOCK_SIZE);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        int[] tokens = new int[bytes.length / 4];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = (bytes[4 * i] & 0xff) << 24 | (bytes[4 * i + 1] & 0xff) << 16 | (bytes[4 * i + 2] & 0xff) << 8
+                    | bytes[4 * i + 3] & 0xff;
+        }
+        return BlockHasher.chain(BlockHasher.seed("m"), tokens, tokens.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
     }
 
     private static Pod pod(String name, PodRole role, String roleset, int i) {

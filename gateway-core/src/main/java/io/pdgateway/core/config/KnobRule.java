@@ -106,6 +106,80 @@ public interface KnobRule<T> {
         };
     }
 
+    /**
+     * A prefill-time model's coefficients: three numbers >= 0 separated by commas ("20,0.021,4e-7": ms, ms per token,
+     * ms per token²), as text or a JSON array of three numbers.
+     */
+    static KnobRule<io.pdgateway.core.predict.PrefillTimeModel.Coefficients> coefficients() {
+        KnobRule<double[]> triple = triple();
+        return new KnobRule<>() {
+            @Override
+            public io.pdgateway.core.predict.PrefillTimeModel.Coefficients fromText(String text) {
+                return of(triple.fromText(text));
+            }
+
+            @Override
+            public io.pdgateway.core.predict.PrefillTimeModel.Coefficients fromJson(Object json) {
+                return of(triple.fromJson(json));
+            }
+
+            @Override
+            public String requirement() {
+                return triple.requirement();
+            }
+
+            private io.pdgateway.core.predict.PrefillTimeModel.Coefficients of(double[] v) {
+                return v == null ? null : new io.pdgateway.core.predict.PrefillTimeModel.Coefficients(v[0], v[1], v[2]);
+            }
+        };
+    }
+
+    /** Three non-negative numbers separated by commas, as text or a JSON array of three numbers. */
+    private static KnobRule<double[]> triple() {
+        return new KnobRule<>() {
+            @Override
+            public double[] fromText(String text) {
+                String[] parts = text.split(",");
+                if (parts.length != 3) {
+                    return null;
+                }
+                double[] values = new double[3];
+                try {
+                    for (int i = 0; i < 3; i++) {
+                        values[i] = Double.parseDouble(parts[i].trim());
+                        if (!(values[i] >= 0) || Double.isInfinite(values[i])) {
+                            return null;
+                        }
+                    }
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+                return values;
+            }
+
+            @Override
+            public double[] fromJson(Object json) {
+                if (json instanceof java.util.List<?> list && list.size() == 3) {
+                    double[] values = new double[3];
+                    for (int i = 0; i < 3; i++) {
+                        if (!(list.get(i) instanceof Number n) || !(n.doubleValue() >= 0)
+                                || Double.isInfinite(n.doubleValue())) {
+                            return null;
+                        }
+                        values[i] = n.doubleValue();
+                    }
+                    return values;
+                }
+                return json instanceof String text ? fromText(text) : null;
+            }
+
+            @Override
+            public String requirement() {
+                return "must be three numbers >= 0, comma-separated";
+            }
+        };
+    }
+
     /** One of a closed set of names, looked up by {@code named} (which decides about case). */
     static <E> KnobRule<E> oneOf(Function<String, Optional<E>> named, List<String> names) {
         return new KnobRule<>() {

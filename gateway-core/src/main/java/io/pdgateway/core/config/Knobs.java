@@ -1,5 +1,6 @@
 package io.pdgateway.core.config;
 
+import io.pdgateway.core.predict.PrefillTimeModel;
 import io.pdgateway.core.routing.DecodePolicy;
 import io.pdgateway.core.routing.PrefillPolicy;
 import io.pdgateway.core.routing.Strategy;
@@ -47,6 +48,13 @@ public final class Knobs {
             SpecEnv.PREFIX_CACHE_TOKENIZER_TYPE, PrefixTokenizerType.CHARACTER,
             KnobRule.oneOf(PrefixTokenizerType::named, PrefixTokenizerType.specNames()));
     public static final Knob<Double> TOKEN_LOAD_MAX_SESSIONS = Knob.env(SpecEnv.TOKEN_LOAD_MAX_SESSIONS, 100_000.0,
+            KnobRule.positive());
+    /**
+     * pd-gateway's own: the block size of the gateway's prefix-cache model, in tokens. vLLM's default KV block is 16
+     * tokens (reference/engine-timing.md); a larger block costs the model proportionally less memory and matches
+     * prefixes in coarser steps.
+     */
+    public static final Knob<Double> PREFIX_CACHE_BLOCK_TOKENS = Knob.env(SpecEnv.PREFIX_CACHE_BLOCK_TOKENS, 16.0,
             KnobRule.positive());
 
     // ---- PD knobs (PdKnobs): a profile's routingConfig may override each one that has a field name ----
@@ -101,6 +109,46 @@ public final class Knobs {
             "decodeResponseTimeout", 0.0, KnobRule.nonNegative(), PdKnobs::decodeResponseTimeout);
     public static final Knob<Double> DECODE_STREAM_IDLE_TIMEOUT = Knob.pd(SpecEnv.DECODE_STREAM_IDLE_TIMEOUT,
             "decodeStreamIdleTimeout", 120.0, KnobRule.nonNegative(), PdKnobs::decodeStreamIdleTimeout);
+    /**
+     * pd-gateway's own: a pod's KV-cache size in tokens when its engine reports none (TensorRT-LLM; vLLM and SGLang
+     * report theirs). Default: Llama-3-8B on one H100 with vLLM (reference/engine-timing.md §3.2).
+     */
+    public static final Knob<Double> KV_CACHE_CAPACITY_TOKENS = Knob.pd(SpecEnv.KV_CACHE_CAPACITY_TOKENS,
+            "kvCacheCapacityTokens", 434_000.0, KnobRule.positive(), PdKnobs::kvCacheCapacityTokens);
+    /**
+     * predicted_ttft (pd-gateway's own): the prefill-time model every pod starts from before its own legs fit it:
+     * fixed ms, ms per token, ms per token² of attention. Llama-3-8B on one H100 with vLLM (reference/engine-timing.md
+     * §9).
+     */
+    public static final Knob<PrefillTimeModel.Coefficients> PREFILL_TIME_MODEL = Knob.pd(SpecEnv.PREFILL_TIME_MODEL,
+            "prefillTimeModel", PrefillTimeModel.Coefficients.LLAMA3_8B_H100, KnobRule.coefficients(),
+            PdKnobs::prefillTimeModel);
+    /**
+     * predicted_ttft: how much the compute a choice adds to a pod counts beside the predicted first token (the delay
+     * it imposes on what queues behind it). 1 measured best on routing-sim's prefix-heavy mix and Mooncake; 0 is
+     * greedy on the first token alone.
+     */
+    public static final Knob<Double> PREDICTED_TTFT_WORK_WEIGHT = Knob.pd(SpecEnv.PREDICTED_TTFT_WORK_WEIGHT,
+            "predictedTtftWorkWeight", 1.0, KnobRule.nonNegative(), PdKnobs::predictedTtftWorkWeight);
+    /**
+     * predicted_ttft: once a pod has answered no prefill for this long (ms), what its model learned fades back towards
+     * the default, halving every such period again. A pod that looked slow once (a cold start, a hiccup) is then
+     * tried again rather than avoided for good while another pod takes all the traffic; a pod in use never fades.
+     */
+    public static final Knob<Double> PREFILL_MODEL_FADE_MS = Knob.pd(SpecEnv.PREFILL_MODEL_FADE_MS,
+            "prefillModelFadeMs", 10_000.0, KnobRule.positive(), PdKnobs::prefillModelFadeMillis);
+    /** predicted_ttft: the KV transfer's fixed cost, ms (RDMA: reference/engine-timing.md §9, line 9). */
+    public static final Knob<Double> KV_TRANSFER_SETUP_MS = Knob.pd(SpecEnv.KV_TRANSFER_SETUP_MS,
+            "kvTransferSetupMs", 1.0, KnobRule.nonNegative(), PdKnobs::kvTransferSetupMillis);
+    /** predicted_ttft: KV transfer ms per 1,000 prompt tokens: 128 KiB a token (8B) over 25 GB/s (§9, lines 6, 9). */
+    public static final Knob<Double> KV_TRANSFER_MS_PER_1K_TOKENS = Knob.pd(SpecEnv.KV_TRANSFER_MS_PER_1K_TOKENS,
+            "kvTransferMsPer1kTokens", 5.24, KnobRule.nonNegative(), PdKnobs::kvTransferMillisPer1kTokens);
+    /** predicted_ttft: a decode pod whose scraped KV use is at or above this fraction takes new requests last. */
+    public static final Knob<Double> DECODE_KV_LIMIT = Knob.pd(SpecEnv.DECODE_KV_LIMIT, "decodeKvLimit", 0.95,
+            KnobRule.within(0, 1), PdKnobs::decodeKvLimit);
+    /** predicted_ttft: a decode pod whose time per output token is at or above this many ms takes new requests last; 0 = no limit. */
+    public static final Knob<Double> DECODE_TPOT_LIMIT_MS = Knob.pd(SpecEnv.DECODE_TPOT_LIMIT_MS, "decodeTpotLimitMs",
+            0.0, KnobRule.nonNegative(), PdKnobs::decodeTpotLimitMillis);
     /** Environment only (the spec lists no routingConfig field for it). */
     public static final Knob<Boolean> DECODE_TOKEN_LOAD_OUTPUT_GROWTH = Knob.pd(SpecEnv.DECODE_TOKEN_LOAD_OUTPUT_GROWTH,
             null, true, KnobRule.bool(), PdKnobs::decodeTokenLoadOutputGrowth);

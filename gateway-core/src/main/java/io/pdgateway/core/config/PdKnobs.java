@@ -1,6 +1,7 @@
 package io.pdgateway.core.config;
 
 import io.pdgateway.core.model.RoutingConfig;
+import io.pdgateway.core.predict.PrefillTimeModel;
 import io.pdgateway.core.routing.DecodePolicy;
 import io.pdgateway.core.routing.PrefillPolicy;
 import java.util.List;
@@ -32,6 +33,14 @@ public record PdKnobs(
         double decodeFirstResponseTimeout,
         double decodeResponseTimeout,
         double decodeStreamIdleTimeout,
+        double kvCacheCapacityTokens,
+        PrefillTimeModel.Coefficients prefillTimeModel,
+        double predictedTtftWorkWeight,
+        double prefillModelFadeMillis,
+        double kvTransferSetupMillis,
+        double kvTransferMillisPer1kTokens,
+        double decodeKvLimit,
+        double decodeTpotLimitMillis,
         boolean decodeTokenLoadOutputGrowth) {
 
     /** The knobs as a source sees them: the environment, or a profile over the environment's knobs. */
@@ -57,6 +66,14 @@ public record PdKnobs(
                 source.get(Knobs.DECODE_FIRST_RESPONSE_TIMEOUT),
                 source.get(Knobs.DECODE_RESPONSE_TIMEOUT),
                 source.get(Knobs.DECODE_STREAM_IDLE_TIMEOUT),
+                source.get(Knobs.KV_CACHE_CAPACITY_TOKENS),
+                source.get(Knobs.PREFILL_TIME_MODEL),
+                source.get(Knobs.PREDICTED_TTFT_WORK_WEIGHT),
+                source.get(Knobs.PREFILL_MODEL_FADE_MS),
+                source.get(Knobs.KV_TRANSFER_SETUP_MS),
+                source.get(Knobs.KV_TRANSFER_MS_PER_1K_TOKENS),
+                source.get(Knobs.DECODE_KV_LIMIT),
+                source.get(Knobs.DECODE_TPOT_LIMIT_MS),
                 source.get(Knobs.DECODE_TOKEN_LOAD_OUTPUT_GROWTH));
     }
 

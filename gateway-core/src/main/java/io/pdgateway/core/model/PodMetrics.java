@@ -10,14 +10,16 @@ package io.pdgateway.core.model;
  * @param kvCacheUsage KV cache use as a fraction 0..1
  * @param generationThroughput generated tokens per second (the engine's gauge, or derived from counter deltas)
  * @param avgPrefillMillis mean prefill time from the engine's histogram
+ * @param kvCapacityTokens the engine's KV cache size in tokens (vLLM: block_size × num_gpu_blocks of
+ *     cache_config_info; SGLang: max_total_num_tokens), NaN when it reports none
  * @param scrapedAtNanos when the scrape that produced these values finished, on the gateway's monotonic clock
  */
 public record PodMetrics(double waiting, double prefillPreallocQueue, double decodePreallocQueue, double kvCacheUsage,
-        double generationThroughput, double avgPrefillMillis, long scrapedAtNanos) {
+        double generationThroughput, double avgPrefillMillis, double kvCapacityTokens, long scrapedAtNanos) {
 
     /** No metrics for the pod (never scraped, or stale). */
     public static final PodMetrics ABSENT = new PodMetrics(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-            Double.NaN, Long.MIN_VALUE);
+            Double.NaN, Double.NaN, Long.MIN_VALUE);
 
     public boolean present() {
         return scrapedAtNanos != Long.MIN_VALUE;

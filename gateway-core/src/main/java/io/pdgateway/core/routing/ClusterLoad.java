@@ -5,6 +5,7 @@ import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.predict.PrefillModels;
 import java.util.function.Function;
 
 /**
@@ -16,6 +17,7 @@ public final class ClusterLoad implements LoadView {
     private final TokenLedger tokens;
     private final Function<Pod, PodMetrics> metrics;
     private final RemoteLoad remote;
+    private final PrefillModels prefillModels;
     private final long nowNanos;
     private final long nowEpochMillis;
 
@@ -24,6 +26,13 @@ public final class ClusterLoad implements LoadView {
      */
     public ClusterLoad(RequestLedger ledger, TokenLedger tokens, Function<Pod, PodMetrics> metrics, RemoteLoad remote,
             long nowNanos, long nowEpochMillis) {
+        this(ledger, tokens, metrics, remote, null, nowNanos, nowEpochMillis);
+    }
+
+    /** @param prefillModels each pod's fitted prefill-time model, or null where none is kept */
+    public ClusterLoad(RequestLedger ledger, TokenLedger tokens, Function<Pod, PodMetrics> metrics, RemoteLoad remote,
+            PrefillModels prefillModels, long nowNanos, long nowEpochMillis) {
+        this.prefillModels = prefillModels;
         this.ledger = ledger;
         this.tokens = tokens;
         this.metrics = metrics;
@@ -67,6 +76,16 @@ public final class ClusterLoad implements LoadView {
     public int runningRequests(Pod pod) {
         RemoteLoad.PodLoad other = remote.pod(pod.id());
         return ledger.runningRequests(pod) + (other == null ? 0 : (int) other.running());
+    }
+
+    @Override
+    public double predictPrefillMillis(Pod pod, double uncached, double cached) {
+        return prefillModels == null ? Double.NaN : prefillModels.predictMillis(pod, uncached, cached, nowNanos);
+    }
+
+    @Override
+    public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
+        return prefillModels == null ? Double.NaN : prefillModels.computeMillis(pod, uncached, cached, nowNanos);
     }
 
     @Override

@@ -32,6 +32,19 @@ public interface LoadView {
     /** The pod's last engine scrape, or {@link PodMetrics#ABSENT}. */
     PodMetrics metrics(Pod pod);
 
+    /**
+     * predicted_ttft: how long a prefill leg of {@code uncached} new tokens after {@code cached} cached ones sent now
+     * would take to answer, behind the pod's queued work, in milliseconds (the pod's fitted model); NaN when unknown.
+     */
+    default double predictPrefillMillis(Pod pod, double uncached, double cached) {
+        return Double.NaN;
+    }
+
+    /** predicted_ttft: the pod's own compute of such a prefill, without the queue, in milliseconds; NaN when unknown. */
+    default double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
+        return Double.NaN;
+    }
+
     /** token_load: prompt tokens the prefill pod is computing now. */
     default long activeTokens(Pod pod) {
         return 0;

@@ -12,7 +12,7 @@ import io.pdgateway.core.routing.filter.ExcludedPodsFilter;
 import io.pdgateway.core.routing.filter.PromptLengthBucketFilter;
 import io.pdgateway.core.routing.filter.RolesetCompletenessFilter;
 import io.pdgateway.core.routing.filter.StandardPodGateFilter;
-import io.pdgateway.core.routing.pick.FinalPairPicker;
+import io.pdgateway.core.routing.pick.PolicyPairPicker;
 import io.pdgateway.core.routing.score.ColdStartScorer;
 import io.pdgateway.core.routing.score.DecodePolicyScorer;
 import io.pdgateway.core.routing.score.NanRetryScorer;
@@ -64,7 +64,7 @@ public final class PdCascade {
         }
         return new PdCascade(filters, fastPaths, new StddevSkipScorer(new PrefillPolicyScorer()),
                 new ColdStartScorer(new NanRetryScorer(new DecodePolicyScorer(), DecodePolicy.LOAD_BALANCING.scorer())),
-                new FinalPairPicker());
+                new PolicyPairPicker());
     }
 
     public List<PodFilter> filters() {

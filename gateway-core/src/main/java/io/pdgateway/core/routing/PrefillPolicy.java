@@ -3,6 +3,7 @@ package io.pdgateway.core.routing;
 import io.pdgateway.core.routing.score.ConductorPrefillScorer;
 import io.pdgateway.core.routing.score.HybridCacheLoadScorer;
 import io.pdgateway.core.routing.score.InFlightPrefillScorer;
+import io.pdgateway.core.routing.score.PredictedTtftScorer;
 import io.pdgateway.core.routing.score.PrefixCacheScorer;
 import io.pdgateway.core.routing.score.TokenLoadPrefillScorer;
 import io.pdgateway.core.spec.SpecPolicies;
@@ -24,7 +25,12 @@ public enum PrefillPolicy {
     CONDUCTOR(SpecPolicies.CONDUCTOR, new ConductorPrefillScorer(), true, true, false),
     TOKEN_LOAD(SpecPolicies.TOKEN_LOAD, new TokenLoadPrefillScorer(), false, false, false),
     /** Spec: the charge's new_tokens is the prefix-unmatched part of the prompt. */
-    HYBRID_CACHE_LOAD(SpecPolicies.HYBRID_CACHE_LOAD, new HybridCacheLoadScorer(), true, false, true);
+    HYBRID_CACHE_LOAD(SpecPolicies.HYBRID_CACHE_LOAD, new HybridCacheLoadScorer(), true, false, true),
+    /**
+     * pd-gateway's own: the pair with the earliest predicted first token (fitted prefill time of the uncached part with
+     * the work queued ahead, plus the KV transfer) whose decode pod is under its KV and TPOT limits.
+     */
+    PREDICTED_TTFT(SpecPolicies.PREDICTED_TTFT, new PredictedTtftScorer(), true, true, true);
 
     private final String specName;
     private final Scorer scorer;
@@ -85,6 +91,11 @@ public enum PrefillPolicy {
     /** Spec, token_load "Prefix match" rule: the prefill charge is the prompt × (1 − match%), not the whole prompt. */
     public boolean chargesUnmatchedPrefix() {
         return chargesUnmatchedPrefix;
+    }
+
+    /** Step 5 picks the earliest predicted first token instead of the spec's normalised final score. */
+    public boolean picksByPredictedTtft() {
+        return this == PREDICTED_TTFT;
     }
 
     @Override

@@ -1,28 +1,54 @@
 package io.pdgateway.core.session;
 
+import io.pdgateway.core.cache.CacheHold;
+import io.pdgateway.core.cache.CacheModel;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
+import io.pdgateway.core.predict.PrefillModels;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What one routed request holds in the session's ledgers: its request counts and, on the PD path, its token charges.
+ * What one routed request holds in the session's ledgers: its request counts, on the PD path its token charges, and
+ * the prompt blocks it references on the pod that computes them.
  * The edge releases through this one handle, so no ledger can be forgotten on some path; every release is idempotent
  * and safe from any thread.
  */
 public final class Lease {
-    static final Lease NONE = new Lease(null, null, SessionClock.SYSTEM);
+    static final Lease NONE = new Lease(null, null, null, null, null, null, SessionClock.SYSTEM);
 
     private final RequestLedger.Charge requests;
     private final TokenLedger.Charge tokens;
+    private final CacheModel cache;
+    private final CacheHold hold;
+    private final PrefillModels prefillModels;
+    private final PrefillModels.Ticket prefillLeg;
     private final SessionClock clock;
+    private final AtomicBoolean prefillSettled = new AtomicBoolean();
 
-    Lease(RequestLedger.Charge requests, TokenLedger.Charge tokens, SessionClock clock) {
+    Lease(RequestLedger.Charge requests, TokenLedger.Charge tokens, CacheModel cache, CacheHold hold,
+            PrefillModels prefillModels, PrefillModels.Ticket prefillLeg, SessionClock clock) {
         this.requests = requests;
         this.tokens = tokens;
+        this.cache = cache;
+        this.hold = hold;
+        this.prefillModels = prefillModels;
+        this.prefillLeg = prefillLeg;
         this.clock = clock;
+        prefillSettled.set(prefillLeg == null);
     }
 
-    /** The prefill call returned (or failed: then {@link #release} follows). */
-    public void prefillDone() {
+    /**
+     * The prefill call answered successfully: its compute is released, and its measured time trains the pod's
+     * prefill-time model (once, however often this is called).
+     */
+    public void prefillAnswered() {
+        if (prefillSettled.compareAndSet(false, true)) {
+            prefillModels.answered(prefillLeg, clock.nanoTime());
+        }
+        prefillDone();
+    }
+
+    private void prefillDone() {
         if (requests != null) {
             requests.releasePrefill();
         }
@@ -33,11 +59,17 @@ public final class Lease {
 
     /** The request ended, however it ended. */
     public void release() {
+        if (prefillSettled.compareAndSet(false, true)) {
+            prefillModels.abandoned(prefillLeg, clock.nanoTime());
+        }
         if (requests != null) {
             requests.releaseAll();
         }
         if (tokens != null) {
             tokens.releaseAll(clock.nanoTime());
+        }
+        if (hold != null) {
+            cache.release(hold);
         }
     }
 }

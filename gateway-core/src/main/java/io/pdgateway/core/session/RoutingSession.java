@@ -1,6 +1,9 @@
 package io.pdgateway.core.session;
 
 import io.pdgateway.core.bucket.BucketPlan;
+import io.pdgateway.core.cache.CacheHold;
+import io.pdgateway.core.cache.CacheModel;
+import io.pdgateway.core.cache.CacheViews;
 import io.pdgateway.core.bucket.BucketServe;
 import io.pdgateway.core.config.BucketServeMode;
 import io.pdgateway.core.config.KnobsResolver;
@@ -16,9 +19,10 @@ import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.Profile;
-import io.pdgateway.core.prefix.PrefixIndex;
+import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.PdCascade;
+import io.pdgateway.core.routing.PrefixLookup;
 import io.pdgateway.core.routing.RouteDecider;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.routing.RouteRequest;
@@ -37,9 +41,9 @@ import java.util.function.Supplier;
 
 /**
  * All routing state of one gateway process behind one small API: {@link #admit} resolves a request's strategy and
- * knobs, {@link #route} chooses its pods and charges the ledgers in one step, the returned {@link Lease} releases them,
- * and {@link #tick} runs the periodic upkeep (drain-rate snapshots, prefix expiry, the token_load janitor, adaptive
- * bucket replanning, dropping pods that left discovery). Time comes from the injected {@link SessionClock} and
+ * knobs, {@link #route} chooses its pods and charges the ledgers and the prefix-cache view in one step, the returned
+ * {@link Lease} releases them, and {@link #tick} runs the periodic upkeep (drain-rate snapshots, cache capacities, the
+ * token_load janitor, adaptive bucket replanning, dropping pods that left discovery). Time comes from the injected {@link SessionClock} and
  * randomness from the seed, so the server, the routing simulator, the Envoy endpoint picker and the JMH benchmark all
  * make the same decisions for the same inputs.
  *
@@ -65,7 +69,8 @@ public final class RoutingSession {
     private final RequestLedger requests = new RequestLedger();
     private final TokenLedger tokens = new TokenLedger();
     private final SessionTable sessions;
-    private final PrefixIndex prefixIndex;
+    private final CacheViews caches;
+    private final PrefillModels prefillModels;
     private final TokenCharger charger;
     private final BucketServe bucketServe;
     private final Map<String, ModelLane> lanes = new ConcurrentHashMap<>();
@@ -79,22 +84,23 @@ public final class RoutingSession {
      * @param pods the current view of discovery
      * @param metrics each pod's last engine scrape ({@link PodMetrics#ABSENT} when none or stale)
      * @param decider what decides (the production {@link Router} unless a simulator compares another)
-     * @param prefixIndex where prefix-aware policies look prompts up (sized by the caller)
      * @param warn where the session reports what it ignored (bad profile values) or forced (TTL releases)
      */
     public RoutingSession(RoutingSettings settings, Supplier<ClusterSnapshot> pods, Function<Pod, PodMetrics> metrics,
-            RouteDecider decider, PrefixIndex prefixIndex, SessionClock clock, long seed, Consumer<String> warn) {
+            RouteDecider decider, SessionClock clock, long seed, Consumer<String> warn) {
         this.settings = settings;
         this.pods = pods;
         this.metrics = metrics;
-        this.prefixIndex = prefixIndex;
         this.clock = clock;
         this.seed = seed;
         this.warn = warn;
         this.decider = decider;
         this.knobs = new KnobsResolver(settings.pd(), warn);
         this.sessions = new SessionTable(settings.tokenLoadMaxSessions());
-        this.charger = new TokenCharger(tokens, sessions, prefixIndex);
+        this.charger = new TokenCharger(tokens, sessions);
+        this.caches = new CacheViews(this::capacityBlocks);
+        this.prefillModels = new PrefillModels(pod -> knobs.resolve(pod.routingConfig(null)).prefillTimeModel(),
+                pod -> knobs.resolve(pod.routingConfig(null)).prefillModelFadeMillis());
         if (settings.bucketServe() && !settings.promptLengthBucketing()) {
             warn.accept("AIBRIX_BUCKET_SERVE=true needs AIBRIX_PROMPT_LENGTH_BUCKETING=true as well; adaptive bucket "
                     + "serving stays off");
@@ -106,11 +112,22 @@ public final class RoutingSession {
         this.lastReplanNanos = now;
     }
 
-    /** A session with the production prefix index (reference §7's block count and time-to-live). */
+    /** A session with the production router. */
     public static RoutingSession create(RoutingSettings settings, Supplier<ClusterSnapshot> pods,
             Function<Pod, PodMetrics> metrics, SessionClock clock, long seed, Consumer<String> warn) {
-        return new RoutingSession(settings, pods, metrics, productionRouter(settings),
-                new PrefixIndex(PrefixIndex.DEFAULT_CAPACITY_BLOCKS, PrefixIndex.DEFAULT_TTL_NANOS), clock, seed, warn);
+        return new RoutingSession(settings, pods, metrics, productionRouter(settings), clock, seed, warn);
+    }
+
+    /**
+     * The pod's prefix-cache capacity in blocks: its engine's reported KV size (vLLM's cache_config_info, SGLang's
+     * max_total_num_tokens), else kvCacheCapacityTokens of its profile, else the environment's.
+     */
+    private int capacityBlocks(Pod pod) {
+        double tokens = metrics.apply(pod).kvCapacityTokens();
+        if (!(tokens > 0)) {
+            tokens = knobs.resolve(pod.routingConfig(null)).kvCacheCapacityTokens();
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, tokens / settings.prefixCacheBlockTokens()));
     }
 
     /** The spec's strategies and cascade, configured by the settings. */
@@ -180,22 +197,33 @@ public final class RoutingSession {
                 admission.strategy(), admission.profile(), admission.knobs(), features.prefixHashes(), sessionKey,
                 excluded);
         ModelLane lane = lane(model.model());
+        CacheModel cache = caches.model(model.model());
         RouteDecision decision;
         Lease lease = Lease.NONE;
         synchronized (lane) {
-            ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), start, clock.epochMillis());
-            RoutingContext context = new RoutingContext(request, model, load, prefixIndex, lane.random,
+            ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), prefillModels, start,
+                    clock.epochMillis());
+            PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,
+                    settings.prefixCacheBlockTokens());
+            RoutingContext context = new RoutingContext(request, model, load, prefix, lane.random,
                     settings.stddevFactor(), bucketServe == null ? BucketPlan.EMPTY : bucketServe.plan());
             decision = decider.route(context);
             if (decision.verdict().routed()) {
                 // Spec, token_load charge: request_cost + new_tokens to the prefill pod, the prompt to the decode pod.
                 TokenLedger.Charge tokenCharge = decision.isPd()
-                        ? charger.charge(request, decision, features.bodyTokenEstimate(), start) : null;
-                lease = new Lease(requests.charge(decision), tokenCharge, clock);
+                        ? charger.charge(request, decision, prefix.match(), features.bodyTokenEstimate(), start) : null;
+                // The pod that computes the prompt now holds its blocks, so the next decision sees them.
+                Pod computing = decision.isPd() ? decision.prefill() : decision.target();
+                long cached = Math.min(request.promptTokens(), prefix.match().cachedTokens(computing));
+                long uncached = request.promptTokens() - cached;
+                PrefillModels.Ticket prefillLeg = decision.isPd()
+                        ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
+                CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
+                lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, prefillModels, prefillLeg,
+                        clock);
             }
         }
         if (decision.verdict().routed()) {
-            warmPrefixIndex(request, decision, start);
             // A retry is the same request: the length histogram counted it with its first decision.
             if (bucketServe != null && admission.strategy().isPd() && firstAttempt) {
                 bucketServe.record(request.model(), request.promptTokens());
@@ -209,14 +237,6 @@ public final class RoutingSession {
         return lane != null ? lane : lanes.computeIfAbsent(model, m -> new ModelLane(seed ^ m.hashCode() * 0x9E3779B97F4A7C15L));
     }
 
-    /** The pod that now holds the prompt's KV remembers its prefix: the prefill pod of a pair, or the single pod. */
-    private void warmPrefixIndex(RouteRequest request, RouteDecision decision, long now) {
-        if (request.prefixHashes().length > 0) {
-            prefixIndex.add(request.prefixHashes(), (decision.isPd() ? decision.prefill() : decision.target()).id(),
-                    now);
-        }
-    }
-
     /**
      * Periodic upkeep; call about once a second (the server from a worker thread, the simulator on its virtual clock).
      * Drops the state of pods that left discovery, snapshots drain rates, expires prefix blocks, runs the token_load
@@ -227,7 +247,8 @@ public final class RoutingSession {
         ClusterSnapshot snapshot = pods.get();
         if (snapshot != lastSeen) {
             lastPresent = present(snapshot);
-            prefixIndex.retainOnly(lastPresent.keySet());
+            caches.retainOnly(snapshot);
+            prefillModels.retainOnly(lastPresent.keySet());
             lanes.keySet().retainAll(modelNames(snapshot));
             lastSeen = snapshot;
         }
@@ -235,7 +256,7 @@ public final class RoutingSession {
         requests.retainOnly(lastPresent);
         List<String> dropped = tokens.retainOnly(lastPresent);
         requests.drain().tick(now);
-        prefixIndex.evictExpired(now);
+        caches.refreshCapacities();
         TokenLedger.Sweep sweep = NO_SWEEP;
         if (now - lastJanitorNanos >= JANITOR_NANOS) {
             lastJanitorNanos = now;
@@ -288,6 +309,29 @@ public final class RoutingSession {
         return names;
     }
 
+    /**
+     * What this replica publishes to the others (through Redis): per pod its running requests and, with
+     * {@code shareDecodeLedger}, its decode ledger (tokens, requests and their age sum), stamped now.
+     */
+    public Map<String, RemoteLoad.PodLoad> publishedLoad(boolean shareDecodeLedger) {
+        Map<String, RemoteLoad.PodLoad> pods = new HashMap<>();
+        long nanos = clock.nanoTime();
+        long now = clock.epochMillis();
+        requests.runningByPod().forEach((id, running) -> pods.put(id, new RemoteLoad.PodLoad(running, 0, 0, 0, now)));
+        if (shareDecodeLedger) {
+            for (String id : tokens.podIds()) {
+                long decodeRequests = tokens.decodeRequests(id);
+                if (decodeRequests == 0) {
+                    continue;
+                }
+                RemoteLoad.PodLoad base = pods.get(id);
+                pods.put(id, new RemoteLoad.PodLoad(base == null ? 0 : base.running(), tokens.decodeTokens(id),
+                        decodeRequests, tokens.decodeAgeSeconds(id, nanos), now));
+            }
+        }
+        return pods;
+    }
+
     /** Where the other replicas' charges come from (Redis); none until set. */
     public void shareWith(Supplier<RemoteLoad> remoteLoad) {
         this.remote = remoteLoad;
@@ -306,8 +350,14 @@ public final class RoutingSession {
         return tokens;
     }
 
-    public PrefixIndex prefixIndex() {
-        return prefixIndex;
+    /** Each pod's fitted prefill-time model (predicted_ttft; its errors are a metric). */
+    public PrefillModels prefillModels() {
+        return prefillModels;
+    }
+
+    /** The prefix-cache views; also where engines' KV events go. */
+    public CacheViews caches() {
+        return caches;
     }
 
     public RoutingSettings settings() {

@@ -45,6 +45,26 @@ public final class SpecEnv {
     public static final String PREFIX_CACHE_TOKENIZER_TYPE = "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE";
     public static final String PREFIX_CACHE_STANDARD_DEVIATION_FACTOR = "AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR";
 
+    /** pd-gateway's own: tokens per block of the gateway's prefix-cache model (default 16, vLLM's block size). */
+    public static final String PREFIX_CACHE_BLOCK_TOKENS = "PD_GATEWAY_PREFIX_CACHE_BLOCK_TOKENS";
+    /** pd-gateway's own: a pod's KV-cache size in tokens when its engine reports none (profile: kvCacheCapacityTokens). */
+    public static final String KV_CACHE_CAPACITY_TOKENS = "PD_GATEWAY_KV_CACHE_CAPACITY_TOKENS";
+
+    /** pd-gateway's own, predicted_ttft: the default prefill-time model "a,b,c" (ms, ms/token, ms/token²). */
+    public static final String PREFILL_TIME_MODEL = "PD_GATEWAY_PREFILL_TIME_MODEL";
+    /** pd-gateway's own, predicted_ttft: the weight of the compute a choice adds to a pod. */
+    public static final String PREDICTED_TTFT_WORK_WEIGHT = "PD_GATEWAY_PREDICTED_TTFT_WORK_WEIGHT";
+    /** pd-gateway's own, predicted_ttft: ms without an answered prefill after which a pod's model fades to its default. */
+    public static final String PREFILL_MODEL_FADE_MS = "PD_GATEWAY_PREFILL_MODEL_FADE_MS";
+    /** pd-gateway's own, predicted_ttft: the KV transfer's fixed cost in ms. */
+    public static final String KV_TRANSFER_SETUP_MS = "PD_GATEWAY_KV_TRANSFER_SETUP_MS";
+    /** pd-gateway's own, predicted_ttft: KV transfer ms per 1,000 prompt tokens. */
+    public static final String KV_TRANSFER_MS_PER_1K_TOKENS = "PD_GATEWAY_KV_TRANSFER_MS_PER_1K_TOKENS";
+    /** pd-gateway's own, predicted_ttft: the decode pods' KV-use limit (fraction). */
+    public static final String DECODE_KV_LIMIT = "PD_GATEWAY_DECODE_KV_LIMIT";
+    /** pd-gateway's own, predicted_ttft: the decode pods' time-per-output-token limit in ms (0 = none). */
+    public static final String DECODE_TPOT_LIMIT_MS = "PD_GATEWAY_DECODE_TPOT_LIMIT_MS";
+
     /** pd-gateway's own: "true" serves the /debug/* endpoints (off by default: they show internal state). */
     public static final String DEBUG_ENDPOINTS = "PD_GATEWAY_DEBUG_ENDPOINTS";
 

@@ -11,6 +11,8 @@ public final class SpecPolicies {
     public static final String TOKEN_LOAD = "token_load";
     public static final String HYBRID_CACHE_LOAD = "hybrid_cache_load";
     public static final String LOAD_BALANCING = "load_balancing";
+    /** pd-gateway's own prefill policy, beyond the spec (README: "predicted_ttft"). */
+    public static final String PREDICTED_TTFT = "predicted_ttft";
 
     private SpecPolicies() {}
 }

@@ -7,7 +7,10 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.RoutingConfig;
-import io.pdgateway.core.prefix.PrefixIndex;
+import io.pdgateway.core.cache.CachedPrefixes;
+import io.pdgateway.core.cache.PrefixMatch;
+import io.pdgateway.core.model.ModelPods;
+import java.util.List;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.routing.RouteRequest;
 import java.util.Map;
@@ -25,8 +28,13 @@ class TokenChargerTest {
 
     private final TokenLedger ledger = new TokenLedger();
     private final SessionTable sessions = new SessionTable(100);
-    private final PrefixIndex index = new PrefixIndex(1000, Long.MAX_VALUE);
-    private final TokenCharger charger = new TokenCharger(ledger, sessions, index);
+    private final CachedPrefixes caches = new CachedPrefixes();
+    private final TokenCharger charger = new TokenCharger(ledger, sessions);
+
+    private PrefixMatch match(long[] hashes) {
+        return hashes == null ? PrefixMatch.NONE
+                : caches.lookup(hashes, ModelPods.of("m", List.of(PREFILL, DECODE))).match();
+    }
 
     private static RouteRequest request(String policy, long[] hashes, String session) {
         PdKnobs knobs = GatewaySettings.defaults().pd()
@@ -36,7 +44,7 @@ class TokenChargerTest {
 
     @Test
     void noSessionNoMatch_chargesRequestCostPlusWholePrompt() {
-        charger.charge(request("token_load", null, null), PAIR, 1000, 0);
+        charger.charge(request("token_load", null, null), PAIR, PrefixMatch.NONE, 1000, 0);
         // 3500 (AIBRIX_TOKEN_LOAD_REQUEST_COST) + 1000.
         assertThat(ledger.activeTokens(PREFILL.id())).isEqualTo(4500);
         assertThat(ledger.decodeTokens(DECODE.id())).isEqualTo(1000);
@@ -44,8 +52,8 @@ class TokenChargerTest {
 
     @Test
     void growingSession_chargesOnlyTheGrowth() {
-        charger.charge(request("token_load", null, "s1"), PAIR, 1000, 0);
-        charger.charge(request("token_load", null, "s1"), PAIR, 1300, SECOND);
+        charger.charge(request("token_load", null, "s1"), PAIR, PrefixMatch.NONE, 1000, 0);
+        charger.charge(request("token_load", null, "s1"), PAIR, PrefixMatch.NONE, 1300, SECOND);
         // First 3500 + 1000, then 3500 + 300 (the growth), each request's whole prompt on the decode pod.
         assertThat(ledger.activeTokens(PREFILL.id())).isEqualTo(4500 + 3800);
         assertThat(ledger.decodeTokens(DECODE.id())).isEqualTo(2300);
@@ -53,18 +61,18 @@ class TokenChargerTest {
 
     @Test
     void hybridCacheLoad_halfMatched_chargesTheUnmatchedHalf() {
-        long[] hashes = {1, 2, 3, 4};
-        index.add(new long[] {1, 2}, PREFILL.id(), 0);
-        charger.charge(request("hybrid_cache_load", hashes, null), PAIR, 1000, 0);
+        long[] hashes = CachedPrefixes.prompt(4, 1);
+        caches.holding(PREFILL, hashes, 2);
+        charger.charge(request("hybrid_cache_load", hashes, null), PAIR, match(hashes), 1000, 0);
         // 2 of 4 blocks held: 50 % match, new_tokens = 500.
         assertThat(ledger.activeTokens(PREFILL.id())).isEqualTo(4000);
     }
 
     @Test
     void tokenLoad_ignoresThePrefixMatch() {
-        long[] hashes = {1, 2, 3, 4};
-        index.add(hashes, PREFILL.id(), 0);
-        charger.charge(request("token_load", hashes, null), PAIR, 1000, 0);
+        long[] hashes = CachedPrefixes.prompt(4, 1);
+        caches.holding(PREFILL, hashes, 4);
+        charger.charge(request("token_load", hashes, null), PAIR, match(hashes), 1000, 0);
         assertThat(ledger.activeTokens(PREFILL.id())).isEqualTo(4500);
     }
 }

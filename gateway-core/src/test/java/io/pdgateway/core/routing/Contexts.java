@@ -3,16 +3,13 @@ package io.pdgateway.core.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.core.bucket.BucketPlan;
+import io.pdgateway.core.cache.CachedPrefixes;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.RoutingConfig;
-import io.pdgateway.core.prefix.PrefixHasher;
-import io.pdgateway.core.prefix.PrefixIndex;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,17 +28,17 @@ public final class Contexts {
     }
 
     static RoutingContext pd(int promptTokens, LoadView load, Map<String, Object> overrides) {
-        return context(Strategy.PD, promptTokens, load, knobs(overrides), new long[0], null, new PrefixIndex(1000, Long.MAX_VALUE), 7);
+        return context(Strategy.PD, promptTokens, load, knobs(overrides), new long[0], null, null, 7);
     }
 
     static RoutingContext context(String strategy, int promptTokens, LoadView load, PdKnobs knobs, long[] hashes,
-            String sessionKey, PrefixIndex index, long seed) {
+            String sessionKey, PrefixLookup index, long seed) {
         return context(Strategy.named(strategy).orElseThrow(), promptTokens, load, knobs, hashes, sessionKey, index,
                 seed);
     }
 
     static RoutingContext context(Strategy strategy, int promptTokens, LoadView load, PdKnobs knobs, long[] hashes,
-            String sessionKey, PrefixIndex index, long seed) {
+            String sessionKey, PrefixLookup index, long seed) {
         return new RoutingContext(new RouteRequest("m", "r", promptTokens, strategy, null, knobs, hashes, sessionKey),
                 null, load, index, new SplittableRandom(seed), 1.0);
     }
@@ -67,9 +64,9 @@ public final class Contexts {
      * the knobs a rule rejected are remembered so that invalid-config rows can say which ones they expect.
      */
     public static final class Request {
-        /** A 40-character prompt: 10 prefix blocks of 4 bytes, so holding k blocks is a k × 10 % match. */
+        /** A prompt of 10 full blocks, so holding k blocks is a k × 10 % match. */
         public static final int PROMPT_BLOCKS = 10;
-        private static final String PROMPT = "You are a helpful assistant. Summarise: ";
+        private static final long[] PROMPT = CachedPrefixes.prompt(PROMPT_BLOCKS, 1);
 
         private Strategy strategy = Strategy.PD;
         private Map<String, String> env = Map.of();
@@ -185,13 +182,15 @@ public final class Contexts {
         /** The context of this request over these pods (the model's pods too), with randomness from {@code seed}. */
         public RoutingContext over(List<Pod> pods, long seed) {
             GatewaySettings settings = GatewaySettings.fromEnv(env);
-            long[] prompt = PrefixHasher.hash("m", PROMPT.getBytes(StandardCharsets.UTF_8), 4);
-            PrefixIndex prefixIndex = null;
+            long[] prompt = PROMPT;
+            ModelPods model = ModelPods.of("m", pods);
+            PrefixLookup prefixIndex = null;
             if (index) {
-                prefixIndex = new PrefixIndex(10_000, Long.MAX_VALUE);
+                CachedPrefixes caches = new CachedPrefixes();
                 for (Map.Entry<String, Integer> holder : held.entrySet()) {
-                    prefixIndex.add(Arrays.copyOf(prompt, holder.getValue()), named(pods, holder.getKey()).id(), 0);
+                    caches.holding(named(pods, holder.getKey()), prompt, holder.getValue());
                 }
+                prefixIndex = caches.lookup(hashes ? prompt : new long[0], model);
             }
             Set<String> excludedIds = new HashSet<>();
             for (String name : excluded) {
@@ -199,7 +198,7 @@ public final class Contexts {
             }
             RouteRequest request = new RouteRequest("m", "r", promptTokens, strategy, null, knobs(),
                     hashes ? prompt : new long[0], sessionKey, excludedIds);
-            return new RoutingContext(request, ModelPods.of("m", pods), load, prefixIndex, new SplittableRandom(seed),
+            return new RoutingContext(request, model, load, prefixIndex, new SplittableRandom(seed),
                     settings.routing().stddevFactor(), plan);
         }
 

@@ -73,7 +73,7 @@ class ExcludedPodsTest {
         for (String name : s.excluded()) {
             request = request.excluding(byName(model, name));
         }
-        RoutingContext context = new RoutingContext(request, model, first.load(), first.prefixIndex(), first.random(),
+        RoutingContext context = new RoutingContext(request, model, first.load(), first.prefix(), first.random(),
                 first.stddevFactor());
 
         RouteDecision decision = Contexts.router(s.bucketing()).route(context);

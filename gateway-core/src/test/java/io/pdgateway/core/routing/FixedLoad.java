@@ -129,6 +129,6 @@ public final class FixedLoad implements LoadView {
         if (v == null) {
             return PodMetrics.ABSENT;
         }
-        return new PodMetrics(v[0], Double.NaN, Double.NaN, v[1], v[2], v[3], 0);
+        return new PodMetrics(v[0], Double.NaN, Double.NaN, v[1], v[2], v[3], Double.NaN, 0);
     }
 }

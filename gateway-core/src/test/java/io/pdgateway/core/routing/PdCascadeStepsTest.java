@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.prefix.PrefixHasher;
-import io.pdgateway.core.prefix.PrefixIndex;
+import io.pdgateway.core.cache.CachedPrefixes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -22,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * it; each row's comment works the numbers out. Pods are named p (prefill), d (decode), s (standard).
  */
 class PdCascadeStepsTest {
-    /** 40 characters = 10 blocks of 4 bytes for the prefix index. */
-    private static final String PROMPT = "You are a helpful assistant. Summarise: ";
+    /** A prompt of 10 full blocks for the prefix-cache view. */
+    private static final long[] PROMPT = CachedPrefixes.prompt(10, 1);
 
     record Row(String name, boolean bucketing, List<Pod> pods, FixedLoad load, int promptTokens,
             Map<String, Object> knobs, String prefixHolder, int heldBlocks, String prefill, String target, String step) {
@@ -256,16 +255,18 @@ class PdCascadeStepsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
     void step(Row row) {
-        PrefixIndex index = new PrefixIndex(10_000, Long.MAX_VALUE);
-        long[] hashes = PrefixHasher.hash("m", PROMPT.getBytes(StandardCharsets.UTF_8), 4);
+        CachedPrefixes caches = new CachedPrefixes();
+        long[] hashes = PROMPT;
         if (row.prefixHolder() != null) {
             Pod holder = row.pods().stream().filter(p -> p.name().equals(row.prefixHolder())).findFirst().orElseThrow();
-            index.add(Arrays.copyOf(hashes, row.heldBlocks()), holder.id(), 0);
+            caches.holding(holder, hashes, row.heldBlocks());
         }
+        ModelPods model = ModelPods.of("m", row.pods());
         for (long seed = 0; seed < 5; seed++) { // ties must not decide: the answer holds under every seed
             RoutingContext context = new RoutingContext(new RouteRequest("m", "r", row.promptTokens(), Strategy.PD, null,
-                    Contexts.knobs(row.knobs()), hashes, null), null, row.load(), index, new SplittableRandom(seed), 1);
-            RouteDecision decision = Contexts.router(row.bucketing()).route(context.withModel(ModelPods.of("m", row.pods())));
+                    Contexts.knobs(row.knobs()), hashes, null), model, row.load(), caches.lookup(hashes, model),
+                    new SplittableRandom(seed), 1);
+            RouteDecision decision = Contexts.router(row.bucketing()).route(context);
             assertThat(decision.prefill() == null ? null : decision.prefill().name()).as(decision.reason())
                     .isEqualTo(row.prefill());
             assertThat(decision.target() == null ? null : decision.target().name()).as(decision.reason())

@@ -4,8 +4,7 @@ import static io.pdgateway.core.PodBuilder.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.core.model.ModelPods;
-import io.pdgateway.core.prefix.PrefixHasher;
-import io.pdgateway.core.prefix.PrefixIndex;
+import io.pdgateway.core.cache.CachedPrefixes;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -65,16 +64,15 @@ class RouterTest {
     @Test
     void prefixCache_followsPrefix_untilSpreadTooWide() {
         ModelPods model = ModelPods.of("m", List.of(pod("a").build(), pod("b").build()));
-        long[] hashes = PrefixHasher.hash("m", "a shared system prompt".getBytes(StandardCharsets.UTF_8), 4);
-        PrefixIndex index = new PrefixIndex(1000, Long.MAX_VALUE);
-        index.add(hashes, model.pods().get(1).id(), 0);
+        long[] hashes = CachedPrefixes.prompt(4, 1);
+        CachedPrefixes caches = new CachedPrefixes().holding(model.pods().get(1), hashes, 4);
         // b holds the prefix; running 3 vs 0 is within the spread of 8 → b.
         RoutingContext holding = Contexts.context("prefix-cache", 0, new FixedLoad().running("b", 3), Contexts.DEFAULT_KNOBS,
-                hashes, null, index, 1);
+                hashes, null, caches.lookup(hashes, model), 1);
         assertThat(router.route(holding.withModel(model)).target().name()).isEqualTo("b");
         // 9 vs 0 is wider than 8 → least-request wins over the prefix.
         RoutingContext spread = Contexts.context("prefix-cache", 0, new FixedLoad().running("b", 9), Contexts.DEFAULT_KNOBS,
-                hashes, null, index, 1);
+                hashes, null, caches.lookup(hashes, model), 1);
         assertThat(router.route(spread.withModel(model)).target().name()).isEqualTo("a");
     }
 

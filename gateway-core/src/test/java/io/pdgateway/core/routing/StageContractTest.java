@@ -450,7 +450,7 @@ class StageContractTest {
 
     // ---- Descriptions ----
 
-    /** Every reading of the load view for every pod of the model, and what the prefix index matches for the prompt. */
+    /** Every reading of the load view for every pod of the model, and what the prefix-cache view matches for the prompt. */
     private static String snapshot(RoutingContext context) {
         StringBuilder out = new StringBuilder();
         LoadView load = context.load();
@@ -462,9 +462,10 @@ class StageContractTest {
                     .append(load.kvTokens(pod)).append(' ').append(load.decodeTokens(pod)).append(' ')
                     .append(load.decodeAgeSeconds(pod)).append('\n');
         }
-        if (context.prefixIndex() != null) {
-            out.append("index ").append(context.prefixIndex().size()).append(' ')
-                    .append(context.prefixIndex().match(context.request().prefixHashes(), context.model().pods()));
+        var match = context.prefix().match();
+        out.append("prefix ").append(match.promptBlocks());
+        for (Pod pod : context.model().pods()) {
+            out.append(' ').append(pod.name()).append('=').append(match.blocks(pod));
         }
         return out.toString();
     }

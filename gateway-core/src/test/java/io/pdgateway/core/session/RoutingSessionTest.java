@@ -7,9 +7,8 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
-import io.pdgateway.core.prefix.PrefixHasher;
+import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.routing.Verdict;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,10 +41,11 @@ class RoutingSessionTest {
                 pod("p2").prefill("rs2").config(config).build(), pod("d2").decode("rs2").config(config).build());
     }
 
+    /** One token per character: enough to give prompts that share text shared blocks. */
     private static PromptFeatures features(String prompt) {
-        return new PromptFeatures(prompt.length() / 4,
-                PrefixHasher.hash("m", prompt.getBytes(StandardCharsets.UTF_8), PrefixHasher.DEFAULT_BLOCK_SIZE),
-                prompt.length() / 4 + 20);
+        int[] tokens = prompt.chars().toArray();
+        return new PromptFeatures(tokens.length, BlockHasher.chain(BlockHasher.seed("m"), tokens, tokens.length,
+                BlockHasher.DEFAULT_BLOCK_TOKENS), tokens.length + 20);
     }
 
     @Test
@@ -67,7 +67,7 @@ class RoutingSessionTest {
         assertThat(routed.decision().verdict()).isEqualTo(Verdict.PD_PAIR_SELECTED);
         assertThat(session.requests().outstanding()).isEqualTo(3); // prefill in flight, decode running and pending
         assertThat(session.tokens().outstandingTokens()).isPositive();
-        routed.lease().prefillDone();
+        routed.lease().prefillAnswered();
         assertThat(session.tokens().activeTokens(routed.decision().prefill().id())).isZero();
         routed.lease().release();
         routed.lease().release();
@@ -102,8 +102,8 @@ class RoutingSessionTest {
         List<String> ids = remaining.stream().map(Pod::id).toList();
         assertThat(session.requests().podIds()).allMatch(ids::contains);
         assertThat(session.tokens().podIds()).allMatch(ids::contains);
-        assertThat(session.prefixIndex().match(features("z3" + "q".repeat(200)).prefixHashes(),
-                List.of(pod("p2").prefill("rs2").build()))).isEmpty();
+        assertThat(session.caches().model("m").hasPod("default/p2")).as("p2's cache view").isFalse();
+        assertThat(session.caches().model("m").hasPod("default/p1")).isTrue();
         held.forEach(r -> r.lease().release()); // releases of dropped pods land nowhere
         assertThat(session.requests().outstanding()).isZero();
         assertThat(session.tokens().outstandingTokens()).isZero();

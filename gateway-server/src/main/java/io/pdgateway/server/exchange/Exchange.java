@@ -180,7 +180,7 @@ public final class Exchange {
         }
         phases.prefillEnded();
         up.metrics().prefillSucceeded();
-        a.routed.lease().prefillDone();
+        a.routed.lease().prefillAnswered();
         if (done || a.over()) {
             return; // the decode already answered in full
         }

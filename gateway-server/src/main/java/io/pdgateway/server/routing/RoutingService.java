@@ -31,7 +31,7 @@ public final class RoutingService {
             SessionClock clock) {
         this.session = RoutingSession.create(settings, pods::current, metrics::metrics, clock, seed,
                 warning -> LOG.warn("{}", warning));
-        this.measurer = new PromptMeasurer(settings.prefixCacheTokenizer());
+        this.measurer = new PromptMeasurer(settings.prefixCacheTokenizer(), settings.prefixCacheBlockTokens());
     }
 
     public RoutingSession session() {

@@ -89,16 +89,35 @@ public final class EngineMetricsScraper implements AutoCloseable {
                     inFlight.remove(pod.id());
                     if (ar.succeeded()) {
                         long now = System.nanoTime();
-                        Map<String, Double> values = PrometheusText.sums(ar.result().toString(StandardCharsets.UTF_8),
-                                names.wanted());
-                        store.put(pod.id(), toMetrics(pod, names, values, now));
+                        String text = ar.result().toString(StandardCharsets.UTF_8);
+                        Map<String, Double> values = PrometheusText.sums(text, names.wanted());
+                        store.put(pod.id(), toMetrics(pod, names, values, kvCapacityTokens(names, text, values), now));
                     } else {
                         failed.accept(pod);
                     }
                 });
     }
 
-    private PodMetrics toMetrics(Pod pod, EngineMetricNames names, Map<String, Double> v, long now) {
+    /** The engine's KV cache size in tokens, or NaN when it reports none. */
+    static double kvCapacityTokens(EngineMetricNames names, String text, Map<String, Double> values) {
+        if (names.cacheConfigInfo() != null) {
+            Map<String, String> config = PrometheusText.labels(text, names.cacheConfigInfo());
+            try {
+                double blocks = Double.parseDouble(config.getOrDefault("num_gpu_blocks", ""));
+                double blockSize = Double.parseDouble(config.getOrDefault("block_size", ""));
+                if (blocks > 0 && blockSize > 0) {
+                    return blocks * blockSize;
+                }
+            } catch (NumberFormatException e) {
+                // no usable cache config: fall through
+            }
+        }
+        Double gauge = names.kvCapacityGauge() == null ? null : values.get(names.kvCapacityGauge());
+        return gauge != null && gauge > 0 ? gauge : Double.NaN;
+    }
+
+    private PodMetrics toMetrics(Pod pod, EngineMetricNames names, Map<String, Double> v, double kvCapacity,
+            long now) {
         double kv = get(v, names.kvUsage());
         if (Double.isNaN(kv)) {
             kv = get(v, names.kvUsageFallback());
@@ -120,7 +139,7 @@ public final class EngineMetricsScraper implements AutoCloseable {
             }
         }
         return new PodMetrics(get(v, names.waiting()), get(v, names.prefillPrealloc()), get(v, names.decodePrealloc()),
-                kv, throughput, avgPrefillMs, now);
+                kv, throughput, avgPrefillMs, kvCapacity, now);
     }
 
     private static double get(Map<String, Double> values, String name) {

@@ -68,6 +68,60 @@ public final class PrometheusText {
         }
     }
 
+    /**
+     * The labels of the first sample of an info-style metric (e.g. vLLM's {@code cache_config_info}, whose value is 1
+     * and whose labels carry the configuration), or an empty map when the text has no such sample.
+     */
+    public static Map<String, String> labels(CharSequence text, String name) {
+        int length = text.length();
+        int start = 0;
+        while (start < length) {
+            int end = start;
+            while (end < length && text.charAt(end) != '\n') {
+                end++;
+            }
+            int nameEnd = start + name.length();
+            if (nameEnd < end && text.charAt(nameEnd) == '{' && text.subSequence(start, nameEnd).toString().equals(name)) {
+                int close = closingBrace(text, nameEnd, end);
+                if (close > 0) {
+                    return labelSet(text, nameEnd + 1, close - 1);
+                }
+            }
+            start = end + 1;
+        }
+        return Map.of();
+    }
+
+    /** Parses {@code a="x",b="y"} between from (after '{') and to (at '}'); malformed pairs are skipped. */
+    private static Map<String, String> labelSet(CharSequence text, int from, int to) {
+        Map<String, String> labels = new HashMap<>();
+        int i = from;
+        while (i < to) {
+            int eq = i;
+            while (eq < to && text.charAt(eq) != '=') {
+                eq++;
+            }
+            if (eq + 1 >= to || text.charAt(eq + 1) != '"') {
+                break;
+            }
+            String key = text.subSequence(i, eq).toString().trim();
+            StringBuilder value = new StringBuilder();
+            int j = eq + 2;
+            while (j < to && text.charAt(j) != '"') {
+                if (text.charAt(j) == '\\' && j + 1 < to) {
+                    j++;
+                }
+                value.append(text.charAt(j++));
+            }
+            labels.put(key, value.toString());
+            i = j + 1;
+            while (i < to && (text.charAt(i) == ',' || Character.isWhitespace(text.charAt(i)))) {
+                i++;
+            }
+        }
+        return labels;
+    }
+
     /** Index just past the '}' closing the label set opened at {@code open}, honouring quoted values; -1 if none. */
     private static int closingBrace(CharSequence text, int open, int end) {
         boolean quoted = false;

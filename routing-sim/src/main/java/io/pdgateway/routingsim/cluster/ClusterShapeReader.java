@@ -20,7 +20,8 @@ import java.util.Set;
  */
 public final class ClusterShapeReader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> TOP = Set.of("model", "timing", "gateway", "rolesets", "standard");
+    private static final Set<String> TOP = Set.of("model", "timing", "gateway", "gatewayReplicas", "rolesets",
+            "standard");
     private static final Set<String> TIMING = Set.of("profile", "kvCapacityTokens", "maxNumSeqs", "transfer");
     private static final Set<String> TRANSFER = Set.of("setupMillis", "bytesPerSecond");
     private static final Set<String> ROLESET = Set.of("name", "replicas", "prefill", "decode", "bucket", "routingConfig");
@@ -57,7 +58,7 @@ public final class ClusterShapeReader {
             known(node, STANDARD, source + " standard");
             groups.add(group(node, 0, 0, source));
         }
-        return new ClusterShape(model, timing, env, groups, source);
+        return new ClusterShape(model, timing, env, groups, source, root.path("gatewayReplicas").asInt(1));
     }
 
     private static TimingProfile timing(JsonNode node, String source) {

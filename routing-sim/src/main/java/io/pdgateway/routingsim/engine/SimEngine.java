@@ -186,8 +186,9 @@ public final class SimEngine implements Event {
             throughput = delta / ((at - first) / 1e9);
         }
         double kvUsage = Math.min(1.0, (double) usedBlocks / capacityBlocks);
+        // vLLM's cache_config_info: block_size × num_gpu_blocks.
         return new PodMetrics(waiting.size() + kvFetches, Double.NaN, Double.NaN, kvUsage, throughput,
-                counters.avgPrefillMillis(), at);
+                counters.avgPrefillMillis(), (double) capacityBlocks * timing.blockSizeTokens(), at);
     }
 
     @Override

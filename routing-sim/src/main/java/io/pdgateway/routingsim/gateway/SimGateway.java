@@ -4,7 +4,9 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.ClusterSnapshot;
-import io.pdgateway.core.prefix.PrefixIndex;
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.routing.RouteDecider;
 import io.pdgateway.core.routing.Strategy;
 import io.pdgateway.core.session.Admission;
@@ -19,6 +21,7 @@ import io.pdgateway.routingsim.workload.SimRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * The gateway of one run on the virtual clock: the production {@link RoutingSession}, the same object the server
@@ -31,25 +34,12 @@ public final class SimGateway {
      * token_load's prompt estimate is request body bytes / 4 (spec). A streaming chat body adds about 90 bytes of
      * JSON around the prompt ({"model":..,"messages":[{"role":"user","content":..}],"max_tokens":..,"stream":true}).
      */
-    static final int BODY_ENVELOPE_TOKENS = 22;
-    /**
-     * The production index hashes 4-byte blocks (AIBRIX_PREFIX_CACHE_BLOCK_SIZE: about one token each, with either
-     * tokenizer) and holds PrefixIndex.DEFAULT_CAPACITY_BLOCKS of them.
-     */
-    static final int PRODUCTION_TOKENS_PER_INDEX_BLOCK = 1;
-    /**
-     * The simulator's index hashes 64-token blocks instead (every fourth chained KV-block hash, which covers exactly
-     * the first 64·k tokens) and holds capacity / 64 of them, so it covers the same number of tokens: match
-     * percentages move in steps of 64 tokens instead of one, and indexing a 12k-token Mooncake prompt costs 188
-     * updates instead of 12,000. Mooncake's shared prefixes are whole 512-token blocks, so their matches are exact.
-     */
-    public static final int INDEX_BLOCK_TOKENS = 64;
+    public static final int BODY_ENVELOPE_TOKENS = 22;
 
     private final GatewaySettings settings;
     private final RoutingSession session;
     private final Admission admission;
     private final EventQueue queue;
-    private final int indexStride;
     private final List<String> warnings = new ArrayList<>();
     private long forcedReleases;
 
@@ -58,13 +48,20 @@ public final class SimGateway {
      */
     public SimGateway(GatewaySettings settings, String strategyHeader, RouteDecider decider, SimCluster cluster,
             EventQueue queue, int blockSizeTokens, long seed) {
+        this(settings, strategyHeader, decider, cluster.model(), pod -> cluster.metrics(pod, queue.now()), queue,
+                blockSizeTokens, seed);
+    }
+
+    /**
+     * A gateway over the given pods whose metrics come from {@code metrics} (what the scraper last stored for a pod)
+     * instead of simulated engines.
+     */
+    public SimGateway(GatewaySettings settings, String strategyHeader, RouteDecider decider, ModelPods pods,
+            Function<Pod, PodMetrics> metrics, EventQueue queue, int blockSizeTokens, long seed) {
         this.settings = settings;
         this.queue = queue;
-        this.indexStride = Math.max(1, INDEX_BLOCK_TOKENS / blockSizeTokens);
-        int indexBlocks = Math.max(1, PrefixIndex.DEFAULT_CAPACITY_BLOCKS * PRODUCTION_TOKENS_PER_INDEX_BLOCK
-                / (blockSizeTokens * indexStride));
         this.warnings.addAll(settings.warnings());
-        ClusterSnapshot snapshot = ClusterSnapshot.of(cluster.model().pods());
+        ClusterSnapshot snapshot = ClusterSnapshot.of(pods.pods());
         SessionClock clock = new SessionClock() {
             @Override
             public long nanoTime() {
@@ -76,30 +73,28 @@ public final class SimGateway {
                 return queue.now() / 1_000_000;
             }
         };
-        this.session = new RoutingSession(settings.routing(), () -> snapshot, pod -> cluster.metrics(pod, queue.now()),
-                decider, new PrefixIndex(indexBlocks, PrefixIndex.DEFAULT_TTL_NANOS), clock, seed, warnings::add);
+        this.session = new RoutingSession(settings.routing(), () -> snapshot, metrics, decider, clock, seed,
+                warnings::add);
+        if (settings.routing().prefixCacheBlockTokens() != blockSizeTokens) {
+            throw new IllegalArgumentException("the prefix-cache model's blocks (" + settings.routing()
+                    .prefixCacheBlockTokens() + " tokens) must be the engines' (" + blockSizeTokens + ")");
+        }
         // One model, no config-profile header: the server would admit every request of the run alike.
-        this.admission = session.admit(cluster.model().model(), strategyHeader, null);
+        this.admission = session.admit(pods.model(), strategyHeader, null);
         if (!admission.admitted()) {
             throw new IllegalArgumentException(admission.refusal().message());
         }
     }
 
-    /** Routes one request now and charges what the decision holds. */
+    /**
+     * Routes one request now and charges what the decision holds. The prompt's block hashes are the engines' own KV
+     * blocks (the workload's hash ids), which the server would compute from the prompt's tokens.
+     */
     public Routed route(SimRequest request) {
-        long[] hashes = admission.needs().blockHashes() ? indexHashes(request.blockHashes()) : null;
+        long[] hashes = admission.needs().blockHashes() ? request.blockHashes() : null;
         PromptFeatures features = new PromptFeatures(request.promptTokens(), hashes,
                 request.promptTokens() + BODY_ENVELOPE_TOKENS);
         return session.route(admission, features, Integer.toString(request.index()), request.sessionKey());
-    }
-
-    /** Every {@code indexStride}-th chained block hash: the hash of the first 64·k tokens. */
-    private long[] indexHashes(long[] blockHashes) {
-        long[] out = new long[blockHashes.length / indexStride];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = blockHashes[(i + 1) * indexStride - 1];
-        }
-        return out;
     }
 
     /** Ticks the session's upkeep once a virtual second while {@code active} says there is work left. */

@@ -37,6 +37,7 @@ public final class PolicyRegistry {
             "pd:conductor:conductor",
             "pd:token_load:token_load",
             "pd:hybrid_cache_load:token_load",
+            "pd:predicted_ttft:token_load",
             CEILING);
 
     private PolicyRegistry() {}

@@ -1,6 +1,7 @@
 package io.pdgateway.routingsim.run;
 
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.cluster.SimCluster;
 import io.pdgateway.routingsim.engine.SimEngine;
@@ -41,7 +42,10 @@ public final class PolicyRun {
 
     /** The gateway environment of this run: the cluster's, then the policy's on top. */
     public static GatewaySettings settings(ClusterShape shape, PolicySpec spec) {
-        Map<String, String> env = new HashMap<>(shape.gatewayEnv());
+        Map<String, String> env = new HashMap<>();
+        // The gateway models the engines' caches in the engines' own blocks (as a user sets it for their engines).
+        env.put(SpecEnv.PREFIX_CACHE_BLOCK_TOKENS, Integer.toString(shape.timing().blockSizeTokens()));
+        env.putAll(shape.gatewayEnv());
         env.putAll(spec.environment());
         return GatewaySettings.fromEnv(env);
     }
@@ -51,9 +55,13 @@ public final class PolicyRun {
         EventQueue queue = new EventQueue();
         GatewaySettings settings = settings(shape, spec);
         SimCluster cluster = SimCluster.build(shape, queue, settings.scrape().refreshIntervalMs() * 1_000_000L);
-        RouteDecider policy = spec.factory().create(new PolicySetup(settings, cluster, workload, slo));
-        SimGateway gateway = new SimGateway(settings, spec.strategyHeader(), policy, cluster, queue,
-                shape.timing().blockSizeTokens(), seed);
+        List<SimGateway> gateways = new ArrayList<>();
+        for (int r = 0; r < shape.gatewayReplicas(); r++) {
+            // Each replica its own decider (the floor's turns are a replica's own) and its own session.
+            RouteDecider policy = spec.factory().create(new PolicySetup(settings, cluster, workload, slo));
+            gateways.add(new SimGateway(settings, spec.strategyHeader(), policy, cluster, queue,
+                    shape.timing().blockSizeTokens(), seed + r));
+        }
         List<SimRequest> requests = workload.requests();
         RequestRecord[] records = new RequestRecord[requests.size()];
         int[] finished = {0};
@@ -64,6 +72,7 @@ public final class PolicyRun {
                 @Override
                 public void fire(long now) {
                     SimRequest request = requests.get(next++);
+                    SimGateway gateway = gateways.get(replicaOf(request.index(), gateways.size()));
                     new RequestJourney(request, gateway.route(request), cluster, queue, record -> {
                         if (records[record.index()] != null) {
                             throw new IllegalStateException("request " + record.index() + " recorded twice");
@@ -77,21 +86,40 @@ public final class PolicyRun {
                 }
             });
         }
-        gateway.startUpkeep(() -> finished[0] < requests.size());
+        for (SimGateway gateway : gateways) {
+            gateway.startUpkeep(() -> finished[0] < requests.size());
+        }
+        if (gateways.size() > 1) {
+            ReplicaSync.start(gateways, queue, settings.redis().sharedLedger(), () -> finished[0] < requests.size());
+        }
         queue.run();
-        List<String> violations = invariants(records, gateway, cluster);
+        List<String> violations = invariants(records, gateways, cluster);
         List<PodSummary> pods = new ArrayList<>();
         for (SimEngine engine : cluster.engines()) {
             pods.add(PodSummary.of(engine));
         }
         List<RequestRecord> list = new ArrayList<>(Arrays.asList(records));
         list.removeIf(r -> r == null);
-        return new RunResult(spec, gateway.strategy().specName(), list, pods, queue.fired(), System.nanoTime() - wallStart,
-                violations, gateway.warnings());
+        List<String> warnings = new ArrayList<>(gateways.get(0).warnings());
+        return new RunResult(spec, gateways.get(0).strategy().specName(), list, pods, queue.fired(),
+                System.nanoTime() - wallStart, violations, warnings);
+    }
+
+    /**
+     * Which replica a request reaches: a load balancer in front of the replicas spreads connections without looking at
+     * them, so turns of one conversation may land on different replicas; a fixed hash keeps runs deterministic.
+     */
+    static int replicaOf(int requestIndex, int replicas) {
+        long h = requestIndex * 0x9E3779B97F4A7C15L;
+        return (int) Math.floorMod(h ^ (h >>> 31), replicas);
     }
 
     /** Caffeine's finished(): every request ended exactly once, the ledgers are back at zero, every engine is idle. */
     static List<String> invariants(RequestRecord[] records, SimGateway gateway, SimCluster cluster) {
+        return invariants(records, List.of(gateway), cluster);
+    }
+
+    static List<String> invariants(RequestRecord[] records, List<SimGateway> gateways, SimCluster cluster) {
         List<String> violations = new ArrayList<>();
         int missing = 0;
         for (RequestRecord r : records) {
@@ -102,14 +130,21 @@ public final class PolicyRun {
         if (missing > 0) {
             violations.add(missing + " of " + records.length + " requests never finished");
         }
-        if (gateway.ledger().outstanding() != 0) {
-            violations.add("request ledger not at zero: " + gateway.ledger().outstanding() + " outstanding");
-        }
-        if (gateway.tokens().outstandingTokens() != 0) {
-            violations.add("token ledger not at zero: " + gateway.tokens().outstandingTokens() + " tokens outstanding");
-        }
-        if (gateway.forcedReleases() != 0) {
-            violations.add(gateway.forcedReleases() + " token charges outlived AIBRIX_TOKEN_LOAD_TTL_SECONDS");
+        for (SimGateway gateway : gateways) {
+            if (gateway.ledger().outstanding() != 0) {
+                violations.add("request ledger not at zero: " + gateway.ledger().outstanding() + " outstanding");
+            }
+            if (gateway.tokens().outstandingTokens() != 0) {
+                violations.add("token ledger not at zero: " + gateway.tokens().outstandingTokens()
+                        + " tokens outstanding");
+            }
+            if (gateway.session().prefillModels().inFlight() != 0) {
+                violations.add("prefill queue model not empty: " + gateway.session().prefillModels().inFlight()
+                        + " legs in flight");
+            }
+            if (gateway.forcedReleases() != 0) {
+                violations.add(gateway.forcedReleases() + " token charges outlived AIBRIX_TOKEN_LOAD_TTL_SECONDS");
+            }
         }
         for (SimEngine engine : cluster.engines()) {
             if (!engine.idle()) {

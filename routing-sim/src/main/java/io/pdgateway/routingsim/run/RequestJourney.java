@@ -90,7 +90,7 @@ final class RequestJourney implements EngineListener {
         SimEngine decode = cluster.engine(targetPod);
         int prompt = request.promptTokens();
         prefill.holdKv(prompt);
-        charges.prefillDone();
+        charges.prefillAnswered();
         EngineRequest decodeLeg = new EngineRequest(request.blockHashes(), prompt, request.outputTokens(), false, this);
         decode.kvFetchStarted(decodeLeg);
         queue.schedule(prefill.bookTransfer(prompt), at -> {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pdgateway.core.config.GatewaySettings;
-import io.pdgateway.core.prefix.PrefixIndex;
 import io.pdgateway.core.routing.DecisionKind;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.RouteDecision;
@@ -38,7 +37,7 @@ class PolicyTest {
 
     private RoutingContext context(int index, int promptTokens) {
         return new RoutingContext(new RouteRequest("my-model", Integer.toString(index), promptTokens, Strategy.PD, null,
-                settings.pd(), null, null), cluster.model(), LoadView.IDLE, new PrefixIndex(100, Long.MAX_VALUE),
+                settings.pd(), null, null), cluster.model(), LoadView.IDLE, null,
                 new SplittableRandom(1), 1);
     }
 

@@ -1,10 +1,10 @@
 package io.pdgateway.core.routing.pick;
 
+import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.PodPicker;
 import io.pdgateway.core.routing.RoutingContext;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The non-PD prefix-cache strategy (reference §5.5): least-request when running counts are badly spread; otherwise
@@ -43,10 +43,10 @@ public final class PrefixCachePodPicker implements PodPicker {
             squares += d * d;
         }
         double limit = mean + context.stddevFactor() * (n > 1 ? Math.sqrt(squares / (n - 1)) : 0);
-        Map<String, Integer> matches = context.prefixIndex().match(context.request().prefixHashes(), pods);
+        PrefixMatch matches = context.prefix().match();
         // The longest match among pods not overloaded (unmatched or overloaded: NaN, skipped), a random one among equals.
         Pod best = LowestPicker.lowest(pods, pod -> {
-            int pct = matches.getOrDefault(pod.id(), 0);
+            int pct = matches.percent(pod);
             return pct > 0 && context.load().runningRequests(pod) <= limit ? -pct : Double.NaN;
         }, context.random());
         return best != null ? best : LeastRunningPodPicker.pick(pods, context.load(), context.random());

@@ -1,0 +1,21 @@
+package io.pdgateway.core.cache;
+
+/**
+ * The blocks one routed request references on one pod, from routing until the request ends: while held they cannot
+ * be evicted (the engine is using them). {@link CacheModel#release} frees them into the pod's LRU order; releasing
+ * twice, or after the pod left, does nothing.
+ */
+public final class CacheHold {
+    static final CacheHold NONE = new CacheHold(null, new int[0], new int[0]);
+
+    final PodCache pod;
+    final int[] nodes;
+    final int[] generations;
+    boolean released;
+
+    CacheHold(PodCache pod, int[] nodes, int[] generations) {
+        this.pod = pod;
+        this.nodes = nodes;
+        this.generations = generations;
+    }
+}

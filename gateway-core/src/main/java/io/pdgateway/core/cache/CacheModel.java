@@ -1,0 +1,201 @@
+package io.pdgateway.core.cache;
+
+import io.pdgateway.core.model.Pod;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The gateway's picture of one model's prefix caches: one {@link PodCache} per pod that computes prompts, with the
+ * pod's real capacity, plus how many pods hold each block. Updated when a request is routed (its prompt's blocks are
+ * referenced on the pod that computes them), when it ends (they become free, most recent first) and when an engine
+ * reports what it stored or evicted; a pod that leaves discovery is dropped whole.
+ *
+ * <p>A lookup walks the prompt's blocks once: the pods holding block 0 start alive, and the alive set is re-checked
+ * only where the number of holders changes (caches are prefix-closed, so equal counts mean the same holders). A
+ * shared system prompt held by every pod costs one check per pod, not one per pod and block. Thread-safe: every
+ * method holds this model's monitor for in-memory work only.
+ */
+public final class CacheModel {
+    private final Map<String, PodCache> pods = new HashMap<>();
+    /** Block hash → number of pods holding it. */
+    private final BlockTable holders = new BlockTable(1024);
+    private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
+        @Override
+        public void added(long blockHash) {
+            int count = holders.get(blockHash);
+            holders.put(blockHash, count < 0 ? 1 : count + 1);
+        }
+
+        @Override
+        public void removed(long blockHash) {
+            int count = holders.get(blockHash);
+            if (count <= 1) {
+                holders.remove(blockHash);
+            } else {
+                holders.put(blockHash, count - 1);
+            }
+        }
+    };
+
+    /** How many leading blocks of the prompt each candidate holds ({@code blockTokens} tokens each). */
+    public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens) {
+        if (hashes.length == 0 || holders.get(hashes[0]) <= 0) {
+            return PrefixMatch.NONE;
+        }
+        PodCache[] alive = new PodCache[candidates.size()];
+        int k = 0;
+        for (int i = 0; i < candidates.size(); i++) {
+            Pod pod = candidates.get(i);
+            PodCache cache = pods.get(pod.id());
+            if (cache != null && cache.address.equals(pod.address()) && cache.contains(hashes[0])) {
+                alive[k++] = cache;
+            }
+        }
+        if (k == 0) {
+            return PrefixMatch.NONE;
+        }
+        PrefixMatch match = PrefixMatch.forPods(hashes.length, blockTokens, k);
+        int previous = holders.get(hashes[0]);
+        int depth = 1;
+        for (int i = 1; i < hashes.length && k > 0; i++) {
+            int count = holders.get(hashes[i]);
+            if (count <= 0) {
+                break;
+            }
+            if (count != previous) {
+                int kept = 0;
+                for (int a = 0; a < k; a++) {
+                    if (alive[a].contains(hashes[i])) {
+                        alive[kept++] = alive[a];
+                    } else {
+                        match.put(alive[a].podId, i);
+                    }
+                }
+                k = kept;
+                previous = count;
+            }
+            depth = i + 1;
+        }
+        for (int a = 0; a < k; a++) {
+            match.put(alive[a].podId, depth);
+        }
+        return match;
+    }
+
+    /**
+     * The pod now computes (and will cache) the prompt's blocks: they are referenced until {@link #release}, and the
+     * pod's least recent free blocks are evicted if it is over its capacity.
+     */
+    public synchronized CacheHold hold(Pod pod, long[] hashes, int capacityBlocks) {
+        if (hashes.length == 0) {
+            return CacheHold.NONE;
+        }
+        PodCache cache = cacheOf(pod.id(), pod.address(), capacityBlocks);
+        int[] nodes = cache.add(hashes, hashes.length, true, counter);
+        int[] generations = new int[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            generations[i] = cache.generationOf(nodes[i]);
+        }
+        cache.evictOverflow(counter);
+        return new CacheHold(cache, nodes, generations);
+    }
+
+    /** The request ended: its blocks stay cached, now free and most recent. Idempotent. */
+    public synchronized void release(CacheHold hold) {
+        if (hold.released || hold.pod == null) {
+            return;
+        }
+        hold.released = true;
+        if (pods.get(hold.pod.podId) != hold.pod) {
+            return; // the pod left (or was re-created) since
+        }
+        hold.pod.release(hold.nodes, hold.generations);
+        hold.pod.evictOverflow(counter);
+    }
+
+    /** The pod's engine reports it stored these blocks (prefix order): they are its most recent free blocks. */
+    public synchronized void stored(String podId, String address, long[] hashes, int capacityBlocks) {
+        PodCache cache = cacheOf(podId, address, capacityBlocks);
+        cache.add(hashes, hashes.length, false, counter);
+        cache.evictOverflow(counter);
+    }
+
+    /** The pod's engine reports it evicted these blocks. */
+    public synchronized void removed(String podId, long[] hashes) {
+        PodCache cache = pods.get(podId);
+        if (cache != null) {
+            cache.remove(hashes, counter);
+        }
+    }
+
+    /** The pod's engine dropped its whole cache. */
+    public synchronized void cleared(String podId) {
+        PodCache cache = pods.get(podId);
+        if (cache != null) {
+            cache.clear(counter);
+        }
+    }
+
+    /** Sets each known pod's capacity (its engine reported one, or the setting changed). */
+    public synchronized void capacity(String podId, int capacityBlocks) {
+        PodCache cache = pods.get(podId);
+        if (cache != null && cache.capacity() != capacityBlocks) {
+            cache.capacity(capacityBlocks);
+            cache.evictOverflow(counter);
+        }
+    }
+
+    /** Drops every pod not in {@code present} (id → address) or back at another address; returns their ids. */
+    public synchronized List<String> retainOnly(Map<String, String> present) {
+        List<String> dropped = new ArrayList<>();
+        for (Iterator<PodCache> it = pods.values().iterator(); it.hasNext(); ) {
+            PodCache cache = it.next();
+            if (!cache.address.equals(present.get(cache.podId))) {
+                cache.clear(counter);
+                it.remove();
+                dropped.add(cache.podId);
+            }
+        }
+        return dropped;
+    }
+
+    /** Blocks the pod holds in the model (0 when unknown). */
+    public synchronized int blocks(String podId) {
+        PodCache cache = pods.get(podId);
+        return cache == null ? 0 : cache.size();
+    }
+
+    /** Blocks held over every pod: what the model's memory scales with. */
+    public synchronized long totalBlocks() {
+        long total = 0;
+        for (PodCache cache : pods.values()) {
+            total += cache.size();
+        }
+        return total;
+    }
+
+    /** Distinct blocks held by at least one pod. */
+    public synchronized int distinctBlocks() {
+        return holders.size();
+    }
+
+    public synchronized boolean hasPod(String podId) {
+        return pods.containsKey(podId);
+    }
+
+    private PodCache cacheOf(String podId, String address, int capacityBlocks) {
+        PodCache cache = pods.get(podId);
+        if (cache != null && cache.address.equals(address)) {
+            return cache;
+        }
+        if (cache != null) {
+            cache.clear(counter); // another pod under the same name: the old one's blocks are not its
+        }
+        PodCache fresh = new PodCache(podId, address, capacityBlocks);
+        pods.put(podId, fresh);
+        return fresh;
+    }
+}

@@ -1,0 +1,109 @@
+package io.pdgateway.core.cache;
+
+import io.pdgateway.core.model.ClusterSnapshot;
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
+
+/**
+ * Every model's {@link CacheModel}, and the way in for what engines report about their caches ({@link PodCacheEvents},
+ * routed to the pod's model). Pods and models come from discovery's view ({@link #retainOnly}); a pod's capacity from
+ * {@code capacityBlocks}, which reads its engine's reported KV size or the configured one. Thread-safe.
+ */
+public final class CacheViews implements PodCacheEvents {
+    private final Map<String, CacheModel> models = new ConcurrentHashMap<>();
+    private final ToIntFunction<Pod> capacityBlocks;
+    private volatile Map<String, Pod> podsById = Map.of();
+    private final Map<String, Boolean> live = new ConcurrentHashMap<>();
+
+    /** @param capacityBlocks the pod's prefix-cache capacity in blocks */
+    public CacheViews(ToIntFunction<Pod> capacityBlocks) {
+        this.capacityBlocks = capacityBlocks;
+    }
+
+    /** The model's view (created empty on first use). */
+    public CacheModel model(String model) {
+        CacheModel view = models.get(model);
+        return view != null ? view : models.computeIfAbsent(model, m -> new CacheModel());
+    }
+
+    public int capacityBlocks(Pod pod) {
+        return capacityBlocks.applyAsInt(pod);
+    }
+
+    /** Follows discovery: pods that left (or came back at another address) are dropped with their blocks. */
+    public void retainOnly(ClusterSnapshot snapshot) {
+        Map<String, Pod> byId = new HashMap<>();
+        Map<String, Map<String, String>> byModel = new HashMap<>();
+        for (ModelPods model : snapshot.models()) {
+            Map<String, String> present = new HashMap<>();
+            for (Pod pod : model.pods()) {
+                byId.put(pod.id(), pod);
+                present.put(pod.id(), pod.address());
+            }
+            byModel.put(model.model(), present);
+        }
+        podsById = Map.copyOf(byId);
+        models.keySet().retainAll(byModel.keySet());
+        models.forEach((name, view) -> view.retainOnly(byModel.get(name)));
+        live.keySet().retainAll(byId.keySet());
+    }
+
+    /** Re-reads every pod's capacity (engines report theirs through the scraped metrics). */
+    public void refreshCapacities() {
+        for (Pod pod : podsById.values()) {
+            CacheModel view = models.get(pod.model());
+            if (view != null) {
+                view.capacity(pod.id(), capacityBlocks.applyAsInt(pod));
+            }
+        }
+    }
+
+    /** Whether the pod's engine events are flowing (then its view follows them). */
+    public boolean eventsLive(String podId) {
+        return live.getOrDefault(podId, false);
+    }
+
+    @Override
+    public void stored(String podId, long[] blockHashes) {
+        Pod pod = podsById.get(podId);
+        if (pod != null) {
+            model(pod.model()).stored(podId, pod.address(), blockHashes, capacityBlocks.applyAsInt(pod));
+        }
+    }
+
+    @Override
+    public void removed(String podId, long[] blockHashes) {
+        Pod pod = podsById.get(podId);
+        if (pod != null) {
+            model(pod.model()).removed(podId, blockHashes);
+        }
+    }
+
+    @Override
+    public void cleared(String podId) {
+        Pod pod = podsById.get(podId);
+        if (pod != null) {
+            model(pod.model()).cleared(podId);
+        }
+    }
+
+    @Override
+    public void live(String podId, boolean flowing) {
+        if (podsById.containsKey(podId)) {
+            live.put(podId, flowing);
+        }
+    }
+
+    /** Blocks held over every model and pod. */
+    public long totalBlocks() {
+        long total = 0;
+        for (CacheModel view : models.values()) {
+            total += view.totalBlocks();
+        }
+        return total;
+    }
+}

@@ -1,0 +1,214 @@
+package io.pdgateway.core.cache;
+
+import java.util.Arrays;
+
+/**
+ * What one pod's engine holds in its prefix cache, as the gateway models it: blocks (by {@link BlockHasher} hash),
+ * each referenced by the requests using it or, once free, in least-recently-used order, evicted from the least recent
+ * end when the pod is over its capacity, as vLLM evicts (free blocks are reused oldest first). Blocks of one request
+ * are freed deepest first, so a prefix block is always at least as recent as the blocks after it and the cache stays
+ * prefix-closed: a pod that holds block i holds blocks 0..i-1 too.
+ *
+ * <p>Nodes live in parallel primitive arrays indexed by a node number (about 44 bytes per block held, including this
+ * pod's hash table), reused through a free list. A node's generation changes when it is freed, so a stale
+ * {@link CacheHold} cannot touch a node that now holds another block. Not thread-safe: its {@link CacheModel} guards it.
+ */
+final class PodCache {
+    static final int NIL = -1;
+
+    final String podId;
+    final String address;
+    private int capacityBlocks;
+    private final BlockTable table = new BlockTable(64);
+    private long[] hash = new long[64];
+    private int[] refs = new int[64];
+    private int[] prev = new int[64];
+    private int[] next = new int[64];
+    private int[] generation = new int[64];
+    private int used;
+    private int freeList = NIL;
+    private int lruHead = NIL;
+    private int lruTail = NIL;
+    private int size;
+
+    PodCache(String podId, String address, int capacityBlocks) {
+        this.podId = podId;
+        this.address = address;
+        this.capacityBlocks = Math.max(1, capacityBlocks);
+    }
+
+    int size() {
+        return size;
+    }
+
+    int capacity() {
+        return capacityBlocks;
+    }
+
+    void capacity(int blocks) {
+        capacityBlocks = Math.max(1, blocks);
+    }
+
+    boolean contains(long blockHash) {
+        return table.get(blockHash) != NIL;
+    }
+
+    /**
+     * Adds (or finds) the node of each block, referencing it when {@code reference}, and otherwise making it the most
+     * recent free block. Blocks are visited deepest first, so the prefix ends up the most recent.
+     *
+     * @param onNew told of each block this pod did not hold before (the model counts holders)
+     * @return the node numbers, aligned with {@code hashes}, when referenced (for the release), else null
+     */
+    int[] add(long[] hashes, int count, boolean reference, BlockCounter onNew) {
+        int[] nodes = reference ? new int[count] : null;
+        for (int i = count - 1; i >= 0; i--) {
+            int node = table.get(hashes[i]);
+            if (node == NIL) {
+                node = allocate(hashes[i]);
+                onNew.added(hashes[i]);
+            } else if (refs[node] == 0) {
+                unlink(node);
+            }
+            if (reference) {
+                refs[node]++;
+                nodes[i] = node;
+            } else if (refs[node] == 0) {
+                append(node);
+            }
+        }
+        return nodes;
+    }
+
+    /** Releases a request's references, deepest first; nodes freed meanwhile are skipped. */
+    void release(int[] nodes, int[] generations) {
+        for (int i = nodes.length - 1; i >= 0; i--) {
+            int node = nodes[i];
+            if (node >= used || generation[node] != generations[i] || refs[node] == 0) {
+                continue; // freed meanwhile (evicted by an engine event, or the pod was cleared)
+            }
+            if (--refs[node] == 0) {
+                append(node);
+            }
+        }
+    }
+
+    int generationOf(int node) {
+        return generation[node];
+    }
+
+    /** Evicts least-recent free blocks while the pod is over its capacity. */
+    void evictOverflow(BlockCounter onRemoved) {
+        while (size > capacityBlocks && lruHead != NIL) {
+            int victim = lruHead;
+            unlink(victim);
+            free(victim, onRemoved);
+        }
+    }
+
+    /** Removes the blocks (an engine said it evicted them), referenced or not. */
+    void remove(long[] hashes, BlockCounter onRemoved) {
+        for (long h : hashes) {
+            int node = table.get(h);
+            if (node == NIL) {
+                continue;
+            }
+            if (refs[node] == 0) {
+                unlink(node);
+            }
+            free(node, onRemoved);
+        }
+    }
+
+    /** Removes every block (the pod left, or its engine cleared its cache). */
+    void clear(BlockCounter onRemoved) {
+        for (int node = 0; node < used; node++) {
+            if (isLive(node)) {
+                if (refs[node] == 0) {
+                    unlink(node);
+                }
+                free(node, onRemoved);
+            }
+        }
+    }
+
+    private boolean isLive(int node) {
+        return table.get(hash[node]) == node;
+    }
+
+    private int allocate(long blockHash) {
+        int node;
+        if (freeList != NIL) {
+            node = freeList;
+            freeList = next[node];
+        } else {
+            if (used == hash.length) {
+                grow();
+            }
+            node = used++;
+        }
+        hash[node] = blockHash;
+        refs[node] = 0;
+        prev[node] = NIL;
+        next[node] = NIL;
+        table.put(blockHash, node);
+        size++;
+        return node;
+    }
+
+    private void free(int node, BlockCounter onRemoved) {
+        table.remove(hash[node]);
+        onRemoved.removed(hash[node]);
+        refs[node] = 0;
+        generation[node]++;
+        prev[node] = NIL;
+        next[node] = freeList;
+        freeList = node;
+        size--;
+    }
+
+    /** Makes the node the most recent free block. */
+    private void append(int node) {
+        prev[node] = lruTail;
+        next[node] = NIL;
+        if (lruTail == NIL) {
+            lruHead = node;
+        } else {
+            next[lruTail] = node;
+        }
+        lruTail = node;
+    }
+
+    private void unlink(int node) {
+        int p = prev[node];
+        int n = next[node];
+        if (p == NIL) {
+            lruHead = n;
+        } else {
+            next[p] = n;
+        }
+        if (n == NIL) {
+            lruTail = p;
+        } else {
+            prev[n] = p;
+        }
+        prev[node] = NIL;
+        next[node] = NIL;
+    }
+
+    private void grow() {
+        int length = hash.length * 2;
+        hash = Arrays.copyOf(hash, length);
+        refs = Arrays.copyOf(refs, length);
+        prev = Arrays.copyOf(prev, length);
+        next = Arrays.copyOf(next, length);
+        generation = Arrays.copyOf(generation, length);
+    }
+
+    /** How the model learns which blocks a pod gained or lost, to count holders per block. */
+    interface BlockCounter {
+        void added(long blockHash);
+
+        void removed(long blockHash);
+    }
+}

@@ -1,0 +1,72 @@
+package io.pdgateway.core.cache;
+
+import io.pdgateway.core.model.Pod;
+
+/**
+ * How much of one prompt each pod holds in its prefix cache: the number of leading blocks, and the match percentage
+ * the spec's formulas read. Only pods that hold at least the first block are stored (a small open-addressing table
+ * keyed by pod id), so a lookup of any other pod is a miss.
+ */
+public final class PrefixMatch {
+    /** No prompt blocks, or nothing cached: every pod matches 0 %. */
+    public static final PrefixMatch NONE = new PrefixMatch(0, 0, new String[1], new int[1]);
+
+    private final int promptBlocks;
+    private final int blockTokens;
+    private final String[] podIds;
+    private final int[] blocks;
+    private final int mask;
+
+    private PrefixMatch(int promptBlocks, int blockTokens, String[] podIds, int[] blocks) {
+        this.promptBlocks = promptBlocks;
+        this.blockTokens = blockTokens;
+        this.podIds = podIds;
+        this.blocks = blocks;
+        this.mask = podIds.length - 1;
+    }
+
+    /** A table for up to {@code pods} matching pods. */
+    static PrefixMatch forPods(int promptBlocks, int blockTokens, int pods) {
+        int capacity = Integer.highestOneBit(Math.max(2, pods * 2 - 1)) << 1;
+        return new PrefixMatch(promptBlocks, blockTokens, new String[capacity], new int[capacity]);
+    }
+
+    void put(String podId, int matchedBlocks) {
+        int slot = podId.hashCode() & mask;
+        while (podIds[slot] != null && !podIds[slot].equals(podId)) {
+            slot = (slot + 1) & mask;
+        }
+        podIds[slot] = podId;
+        blocks[slot] = matchedBlocks;
+    }
+
+    /** Leading prompt blocks the pod holds. */
+    public int blocks(Pod pod) {
+        if (promptBlocks == 0) {
+            return 0;
+        }
+        String id = pod.id();
+        int slot = id.hashCode() & mask;
+        while (podIds[slot] != null) {
+            if (podIds[slot].equals(id)) {
+                return blocks[slot];
+            }
+            slot = (slot + 1) & mask;
+        }
+        return 0;
+    }
+
+    /** The spec's prefix_match_percent: the share of the prompt's full blocks the pod holds, 0..100, rounded down. */
+    public int percent(Pod pod) {
+        return promptBlocks == 0 ? 0 : (int) (blocks(pod) * 100L / promptBlocks);
+    }
+
+    /** Prompt tokens the pod holds in its cache: its matched blocks in tokens. */
+    public long cachedTokens(Pod pod) {
+        return (long) blocks(pod) * blockTokens;
+    }
+
+    public int promptBlocks() {
+        return promptBlocks;
+    }
+}

@@ -1,0 +1,177 @@
+package io.pdgateway.core.predict;
+
+import io.pdgateway.core.model.Pod;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Each prefill pod's {@link PrefillTimeModel} and its queue as the gateway sees it: the summed work terms of the legs it
+ * has in flight. A pod works through its prefills about first come, first served (batching them into steps does not
+ * change the order much), so a leg sent now answers after the work still ahead of it plus its own: the work of every
+ * leg in flight, less what the pod has done since the head of the queue started. Each answered leg teaches the model
+ * that its latency, plus the head's progress when it was sent, was that summed work. Models start from the pod's
+ * default coefficients and are dropped with the pod.
+ *
+ * <p>The gateway learns only from the pods it chooses, so a pod whose model looks slow would never be chosen again to
+ * correct it, even when its slowness was a one-off (the first request after a start, a hiccup). Once a pod has
+ * answered no leg for its fade period, its model therefore fades towards the default, halving what it learned every
+ * further period: an idle pod is tried again within a few periods, a pod in use never fades. Thread-safe: every
+ * method holds this object's monitor for a few arithmetic operations.
+ */
+public final class PrefillModels {
+    private final Function<Pod, PrefillTimeModel.Coefficients> priors;
+    private final ToDoubleFunction<Pod> fadeMillis;
+    private final Map<String, PodQueue> pods = new HashMap<>();
+
+    /** One pod's model and the summed work terms of its legs in flight. */
+    private static final class PodQueue {
+        final PrefillTimeModel model;
+        final double fadeNanos;
+        int legs;
+        double tokens;
+        double attention;
+        long headStartedNanos;
+        /** Fading starts a fade period after the last answer; it has been applied up to here. */
+        long fadedThroughNanos;
+        long lastAnsweredNanos;
+        boolean answeredOnce;
+
+        PodQueue(PrefillTimeModel model, double fadeNanos) {
+            this.model = model;
+            this.fadeNanos = fadeNanos;
+        }
+
+        /** Applies the fading due by {@code nowNanos}. */
+        PodQueue fadedTo(long nowNanos) {
+            if (answeredOnce) {
+                long from = Math.max(fadedThroughNanos, lastAnsweredNanos + (long) fadeNanos);
+                if (nowNanos > from) {
+                    model.fade(Math.pow(0.5, (nowNanos - from) / fadeNanos));
+                    fadedThroughNanos = nowNanos;
+                }
+            }
+            return this;
+        }
+
+        double headProgressMillis(long nowNanos) {
+            return legs == 0 ? 0 : (nowNanos - headStartedNanos) / 1e6;
+        }
+    }
+
+    /** A leg in flight: its own work terms, the queue's with it when sent, the head's progress then, and the time. */
+    public record Ticket(String podId, double uncached, double attention, int queuedLegs, double queuedTokens,
+            double queuedAttention, double headProgressMillis, long dispatchedNanos) {}
+
+    /**
+     * @param priors the starting coefficients of a pod (its profile's, else the environment's)
+     * @param fadeMillis how long a pod answers nothing before its model starts to fade, and its half-life after that
+     */
+    public PrefillModels(Function<Pod, PrefillTimeModel.Coefficients> priors, ToDoubleFunction<Pod> fadeMillis) {
+        this.priors = priors;
+        this.fadeMillis = fadeMillis;
+    }
+
+    private PodQueue queue(Pod pod) {
+        PodQueue queue = pods.get(pod.id());
+        if (queue == null) {
+            queue = new PodQueue(new PrefillTimeModel(priors.apply(pod)), fadeMillis.applyAsDouble(pod) * 1e6);
+            pods.put(pod.id(), queue);
+        }
+        return queue;
+    }
+
+    /** When a leg sent now would answer: the pod's remaining queued work plus its own compute, in milliseconds. */
+    public synchronized double predictMillis(Pod pod, double uncached, double cached, long nowNanos) {
+        PodQueue queue = queue(pod).fadedTo(nowNanos);
+        double work = queue.model.predictWork(queue.legs + 1, queue.tokens + uncached,
+                queue.attention + PrefillTimeModel.attention(uncached, cached));
+        return Math.max(queue.model.predictMillis(uncached, cached), work - queue.headProgressMillis(nowNanos));
+    }
+
+    /** The pod's own compute of such a prefill, without its queue, in milliseconds. */
+    public synchronized double computeMillis(Pod pod, double uncached, double cached, long nowNanos) {
+        return queue(pod).fadedTo(nowNanos).model.predictMillis(uncached, cached);
+    }
+
+    /** A leg was sent to the pod. */
+    public synchronized Ticket dispatched(Pod pod, double uncached, double cached, long nowNanos) {
+        PodQueue queue = queue(pod);
+        double attention = PrefillTimeModel.attention(uncached, cached);
+        if (queue.legs == 0) {
+            queue.headStartedNanos = nowNanos;
+        }
+        Ticket ticket = new Ticket(pod.id(), uncached, attention, queue.legs + 1, queue.tokens + uncached,
+                queue.attention + attention, queue.headProgressMillis(nowNanos), nowNanos);
+        queue.legs++;
+        queue.tokens += uncached;
+        queue.attention += attention;
+        return ticket;
+    }
+
+    /** The leg answered: the work found in flight when it was sent, with its own, took its latency plus the head's progress. */
+    public synchronized void answered(Ticket ticket, long nowNanos) {
+        PodQueue queue = pods.get(ticket.podId());
+        if (queue == null) {
+            return; // the pod left meanwhile
+        }
+        queue.fadedTo(nowNanos).model.observeWork(ticket.queuedLegs(), ticket.queuedTokens(),
+                ticket.queuedAttention(), (nowNanos - ticket.dispatchedNanos()) / 1e6 + ticket.headProgressMillis());
+        queue.answeredOnce = true;
+        queue.lastAnsweredNanos = nowNanos;
+        queue.fadedThroughNanos = nowNanos;
+        leave(queue, ticket, nowNanos);
+    }
+
+    /** The leg ended without an answer (failed or abandoned): it no longer holds the queue. */
+    public synchronized void abandoned(Ticket ticket, long nowNanos) {
+        PodQueue queue = pods.get(ticket.podId());
+        if (queue != null) {
+            leave(queue, ticket, nowNanos);
+        }
+    }
+
+    private static void leave(PodQueue queue, Ticket ticket, long nowNanos) {
+        queue.legs = Math.max(0, queue.legs - 1);
+        if (queue.legs == 0) {
+            queue.tokens = 0;
+            queue.attention = 0;
+        } else {
+            queue.tokens = Math.max(0, queue.tokens - ticket.uncached());
+            queue.attention = Math.max(0, queue.attention - ticket.attention());
+        }
+        queue.headStartedNanos = nowNanos; // the next leg in line starts now
+    }
+
+    /** The pod's current fit, or null before it was first used. */
+    public synchronized PrefillTimeModel.Coefficients coefficients(String podId) {
+        PodQueue queue = pods.get(podId);
+        return queue == null ? null : queue.model.coefficients();
+    }
+
+    /** The pod's mean relative prediction error over its recent legs; NaN before its first answered leg. */
+    public synchronized double error(String podId) {
+        PodQueue queue = pods.get(podId);
+        return queue == null ? Double.NaN : queue.model.meanRelativeError();
+    }
+
+    /** The pods modelled now (those sent a leg since they joined). */
+    public synchronized Set<String> podIds() {
+        return Set.copyOf(pods.keySet());
+    }
+
+    /** Legs in flight over every pod (zero when nothing is outstanding). */
+    public synchronized int inFlight() {
+        int total = 0;
+        for (PodQueue queue : pods.values()) {
+            total += queue.legs;
+        }
+        return total;
+    }
+
+    public synchronized void retainOnly(Set<String> podIds) {
+        pods.keySet().retainAll(podIds);
+    }
+}

@@ -1,0 +1,50 @@
+package io.pdgateway.core.routing;
+
+import io.pdgateway.core.cache.CacheModel;
+import io.pdgateway.core.cache.PrefixMatch;
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodRole;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The request's prompt looked up in its model's prefix-cache view, once per decision and only if a stage asks: every
+ * pod that computes prompts (prefill and standard pods) gets its matched blocks. Used by one decision on one thread.
+ */
+public final class PrefixLookup {
+    /** No prompt blocks or no view: every pod matches 0 %. */
+    public static final PrefixLookup NONE = new PrefixLookup(null, new long[0], null, 1);
+
+    private final CacheModel view;
+    private final long[] hashes;
+    private final ModelPods model;
+    private final int blockTokens;
+    private PrefixMatch match;
+
+    /** @param blockTokens tokens per block of the view (the prefix-cache model's block size) */
+    public PrefixLookup(CacheModel view, long[] hashes, ModelPods model, int blockTokens) {
+        this.view = view;
+        this.hashes = hashes;
+        this.model = model;
+        this.blockTokens = blockTokens;
+    }
+
+    public PrefixMatch match() {
+        if (match == null) {
+            match = view == null || hashes.length == 0 || model == null ? PrefixMatch.NONE
+                    : view.match(hashes, computing(model), blockTokens);
+        }
+        return match;
+    }
+
+    private static List<Pod> computing(ModelPods model) {
+        List<Pod> pods = new ArrayList<>(model.pods().size());
+        for (Pod pod : model.pods()) {
+            if (pod.role() != PodRole.DECODE) {
+                pods.add(pod);
+            }
+        }
+        return pods;
+    }
+}

@@ -1,0 +1,121 @@
+package io.pdgateway.core.routing.pick;
+
+import io.pdgateway.core.config.PdKnobs;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.model.Roleset;
+import io.pdgateway.core.routing.LoadView;
+import io.pdgateway.core.routing.PairPicker;
+import io.pdgateway.core.routing.PdCandidates;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.RoutingContext;
+import io.pdgateway.core.routing.ScoredPods;
+import io.pdgateway.core.routing.Step;
+import io.pdgateway.core.routing.Strategy;
+import io.pdgateway.core.routing.Verdict;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Step 5 under predicted_ttft: the pair with the earliest predicted first token whose decode pod stays under its KV
+ * and TPOT limits. Prefill scores are predicted milliseconds (the prefill leg plus the KV transfer); a decode pod adds
+ * no wait while it is under its limits, and among the pods that are, the decode policy's own score decides. Pairs whose
+ * decode pod is over a limit are taken only when no pair is under them (then the least loaded by the decode policy).
+ */
+public final class PredictedTtftPairPicker implements PairPicker {
+    public static final String NAME = "predicted-ttft-pair";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public RouteDecision pick(RoutingContext context, PdCandidates candidates, ScoredPods prefill, ScoredPods decode) {
+        List<Roleset> rolesets = candidates.rolesets();
+        Pod bestPrefill = null;
+        Pod bestDecode = null;
+        boolean bestFeasible = false;
+        double bestTtft = Double.POSITIVE_INFINITY;
+        double bestDecodeScore = Double.POSITIVE_INFINITY;
+        int ties = 0;
+        Map<String, Double> predicted = new LinkedHashMap<>();
+        for (Roleset roleset : rolesets) {
+            Pod p = LowestPicker.lowest(roleset.prefills(), prefill::score, context.random());
+            if (p == null) {
+                continue;
+            }
+            Pod d = lowestDecode(context, roleset.decodes(), decode, true);
+            boolean feasible = d != null;
+            if (!feasible) {
+                d = lowestDecode(context, roleset.decodes(), decode, false);
+            }
+            if (d == null) {
+                continue;
+            }
+            double ttft = prefill.score(p);
+            double decodeScore = decode.score(d);
+            predicted.put(roleset.name(), ttft);
+            int order = compare(feasible, ttft, decodeScore, bestFeasible, bestTtft, bestDecodeScore);
+            if (bestPrefill == null || order < 0) {
+                bestPrefill = p;
+                bestDecode = d;
+                bestFeasible = feasible;
+                bestTtft = ttft;
+                bestDecodeScore = decodeScore;
+                ties = 1;
+            } else if (order == 0 && context.random().nextInt(++ties) == 0) {
+                bestPrefill = p;
+                bestDecode = d;
+            }
+        }
+        if (bestPrefill == null) {
+            return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, Strategy.PD, Step.NO_CANDIDATE,
+                    "no roleset has a scored prefill and decode pod");
+        }
+        Pod chosenPrefill = bestPrefill;
+        Pod chosenDecode = bestDecode;
+        double ttft = bestTtft;
+        boolean withinLimits = bestFeasible;
+        return RouteDecision.pair(chosenPrefill, chosenDecode, Step.FINAL_SCORE,
+                () -> String.format(Locale.ROOT, "roleset %s: predicted first token in %.1f ms (prefill %s, decode %s%s)",
+                        chosenPrefill.rolesetName(), ttft, chosenPrefill.name(), chosenDecode.name(),
+                        withinLimits ? "" : ", every decode pod over its KV or TPOT limit"),
+                () -> predicted);
+    }
+
+    /** Feasible first, then the earlier first token, then the decode policy's score. */
+    private static int compare(boolean feasible, double ttft, double decodeScore, boolean bestFeasible, double bestTtft,
+            double bestDecodeScore) {
+        if (feasible != bestFeasible) {
+            return feasible ? -1 : 1;
+        }
+        int byTtft = Double.compare(ttft, bestTtft);
+        return byTtft != 0 ? byTtft : Double.compare(decodeScore, bestDecodeScore);
+    }
+
+    /** The lowest-scoring decode pod, among those under their limits when {@code withinLimits}. */
+    private static Pod lowestDecode(RoutingContext context, List<Pod> pods, ScoredPods decode, boolean withinLimits) {
+        PdKnobs knobs = context.request().knobs();
+        LoadView load = context.load();
+        return LowestPicker.lowest(pods, pod -> withinLimits && !underLimits(load.metrics(pod), load.runningRequests(pod),
+                knobs) ? Double.NaN : decode.score(pod), context.random());
+    }
+
+    /**
+     * Under the decode KV limit (scraped KV use below decodeKvLimit) and, when a TPOT limit is set, with a current
+     * time per output token (running requests / generation throughput) below it. Unknown metrics count as under.
+     */
+    static boolean underLimits(PodMetrics metrics, int running, PdKnobs knobs) {
+        if (metrics.kvCacheUsage() >= knobs.decodeKvLimit()) {
+            return false;
+        }
+        double tpotLimit = knobs.decodeTpotLimitMillis();
+        if (tpotLimit > 0 && running > 0 && metrics.generationThroughput() > 0) {
+            return 1000.0 * running / metrics.generationThroughput() < tpotLimit;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,219 @@
+package io.pdgateway.core.cache;
+
+import static io.pdgateway.core.PodBuilder.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pdgateway.core.model.Pod;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-pod prefix-cache model against a scripted engine: a prompt's blocks are cached where it was computed and hit
+ * by prompts sharing its prefix; free blocks are evicted least recent first with the prefix kept longest; referenced
+ * blocks are never evicted; engine events add and remove blocks; a pod that leaves takes its blocks along; and over a
+ * long random script the model's matches equal those of a plain reference engine.
+ */
+class CacheModelTest {
+    private final CacheModel model = new CacheModel();
+    private final Pod p1 = pod("p1").build();
+    private final Pod p2 = pod("p2").build();
+
+    private static long[] prompt(int blocks, int seed) {
+        return CachedPrefixes.prompt(blocks, seed);
+    }
+
+    /** The first {@code shared} blocks of {@code base}, then blocks of its own. */
+    private static long[] sharing(long[] base, int shared, int total, int seed) {
+        int[] tokens = new int[total * BlockHasher.DEFAULT_BLOCK_TOKENS];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = i < shared * BlockHasher.DEFAULT_BLOCK_TOKENS ? 100_000 * 7 + i : seed * 100_000 + i;
+        }
+        long[] own = BlockHasher.chain(BlockHasher.seed("m"), tokens, tokens.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
+        long[] base7 = Arrays.copyOf(own, shared);
+        assertThat(base7).isEqualTo(Arrays.copyOf(base, shared));
+        return own;
+    }
+
+    private int matched(long[] prompt, Pod pod) {
+        return model.match(prompt, List.of(p1, p2), 16).blocks(pod);
+    }
+
+    @Test
+    void fill_thenHit_byPromptsSharingThePrefix() {
+        long[] system = prompt(10, 7);
+        model.release(model.hold(p1, system, 100));
+        assertThat(matched(system, p1)).isEqualTo(10);
+        assertThat(matched(system, p2)).isZero();
+        long[] followUp = sharing(system, 6, 12, 9);
+        assertThat(matched(followUp, p1)).as("6 of its 12 blocks are p1's").isEqualTo(6);
+        assertThat(model.match(followUp, List.of(p1), 16).percent(p1)).isEqualTo(50);
+    }
+
+    @Test
+    void overCapacity_evictsLeastRecentFreeBlocks_deepestFirst() {
+        long[] first = prompt(8, 1);
+        long[] second = prompt(8, 2);
+        model.release(model.hold(p1, first, 10));
+        model.release(model.hold(p1, second, 10));
+        // 16 blocks into 10: the 6 least recent go, which are first's deepest (freed deepest first, so its prefix is
+        // the more recent part of it): first keeps blocks 0 and 1.
+        assertThat(model.blocks(p1.id())).isEqualTo(10);
+        assertThat(matched(first, p1)).isEqualTo(2);
+        assertThat(matched(second, p1)).isEqualTo(8);
+    }
+
+    @Test
+    void referencedBlocks_neverEvicted_overflowUntilReleased() {
+        long[] running = prompt(8, 1);
+        CacheHold hold = model.hold(p1, running, 4);
+        assertThat(model.blocks(p1.id())).as("in use: over capacity until released").isEqualTo(8);
+        model.release(hold);
+        assertThat(model.blocks(p1.id())).isEqualTo(4);
+        assertThat(matched(running, p1)).as("the prefix stays").isEqualTo(4);
+        model.release(hold);
+        assertThat(model.blocks(p1.id())).as("a second release changes nothing").isEqualTo(4);
+    }
+
+    @Test
+    void engineEvents_storeRemoveClear() {
+        long[] blocks = prompt(6, 3);
+        model.stored(p2.id(), p2.address(), blocks, 100);
+        assertThat(matched(blocks, p2)).isEqualTo(6);
+        model.removed(p2.id(), new long[] {blocks[3]});
+        assertThat(matched(blocks, p2)).isEqualTo(3);
+        model.cleared(p2.id());
+        assertThat(matched(blocks, p2)).isZero();
+        assertThat(model.distinctBlocks()).isZero();
+    }
+
+    @Test
+    void podLeaves_itsBlocksGo_holdsReleaseIntoTheVoid() {
+        long[] shared = prompt(5, 4);
+        CacheHold held = model.hold(p1, shared, 100);
+        model.release(model.hold(p2, shared, 100));
+        assertThat(model.retainOnly(Map.of(p2.id(), p2.address()))).containsExactly(p1.id());
+        assertThat(model.hasPod(p1.id())).isFalse();
+        assertThat(matched(shared, p1)).isZero();
+        assertThat(matched(shared, p2)).isEqualTo(5);
+        model.release(held);
+        assertThat(model.totalBlocks()).isEqualTo(5);
+        // The same name at another address is another pod: nothing inherited.
+        Pod moved = new Pod("default", "p2", "m", "10.9.9.9", 8000, 8000, "vllm", p2.role(), null, null, 8998, null,
+                Map.of());
+        assertThat(model.match(shared, List.of(moved), 16).blocks(moved)).isZero();
+    }
+
+    @Test
+    void sharedSystemPrompt_everyPodMatches_thenEachItsOwnTail() {
+        long[] system = prompt(4, 7);
+        List<Pod> pods = new ArrayList<>();
+        Map<Pod, long[]> tails = new HashMap<>();
+        for (int i = 0; i < 50; i++) {
+            Pod pod = pod("s" + i).build();
+            pods.add(pod);
+            long[] own = sharing(system, 4, 4 + 1 + i % 3, 1000 + i);
+            tails.put(pod, own);
+            model.release(model.hold(pod, own, 1000));
+        }
+        Pod probe = pods.get(17);
+        PrefixMatch match = model.match(tails.get(probe), pods, 16);
+        for (Pod pod : pods) {
+            assertThat(match.blocks(pod)).as(pod.name()).isEqualTo(pod == probe ? tails.get(probe).length : 4);
+        }
+    }
+
+    /** A plain engine: per pod, free blocks in LRU order and referenced blocks with counts. */
+    private static final class ScriptedEngine {
+        final Map<String, LinkedHashMap<Long, Boolean>> free = new HashMap<>();
+        final Map<String, Map<Long, Integer>> refs = new HashMap<>();
+        final int capacity;
+
+        ScriptedEngine(int capacity) {
+            this.capacity = capacity;
+        }
+
+        void hold(Pod pod, long[] blocks) {
+            var f = free.computeIfAbsent(pod.id(), k -> new LinkedHashMap<>());
+            var r = refs.computeIfAbsent(pod.id(), k -> new HashMap<>());
+            for (long b : blocks) {
+                f.remove(b);
+                r.merge(b, 1, Integer::sum);
+            }
+            evict(pod);
+        }
+
+        void release(Pod pod, long[] blocks) {
+            var f = free.get(pod.id());
+            var r = refs.get(pod.id());
+            for (int i = blocks.length - 1; i >= 0; i--) {
+                long b = blocks[i];
+                int left = r.merge(b, -1, Integer::sum);
+                if (left == 0) {
+                    r.remove(b);
+                    f.put(b, Boolean.TRUE);
+                }
+            }
+            evict(pod);
+        }
+
+        void evict(Pod pod) {
+            var f = free.get(pod.id());
+            var r = refs.get(pod.id());
+            var it = f.keySet().iterator();
+            while (f.size() + r.size() > capacity && it.hasNext()) {
+                it.next();
+                it.remove();
+            }
+        }
+
+        int matched(Pod pod, long[] prompt) {
+            var f = free.getOrDefault(pod.id(), new LinkedHashMap<>());
+            var r = refs.getOrDefault(pod.id(), Map.of());
+            int n = 0;
+            while (n < prompt.length && (f.containsKey(prompt[n]) || r.containsKey(prompt[n]))) {
+                n++;
+            }
+            return n;
+        }
+    }
+
+    @Test
+    void randomScript_matchesTheScriptedEngine() {
+        SplittableRandom random = new SplittableRandom(11);
+        ScriptedEngine engine = new ScriptedEngine(40);
+        List<Pod> pods = List.of(p1, p2, pod("p3").build());
+        long[][] prompts = new long[12][];
+        for (int i = 0; i < prompts.length; i++) {
+            // Families of prompts sharing 0, 3 or 6 blocks of one system prompt.
+            prompts[i] = i % 3 == 0 ? prompt(5 + i % 7, 50 + i) : sharing(prompt(12, 7), 3 * (i % 3), 8 + i % 5, 60 + i);
+        }
+        record Held(Pod pod, long[] prompt, CacheHold hold) {}
+        List<Held> held = new ArrayList<>();
+        for (int step = 0; step < 4000; step++) {
+            if (held.isEmpty() || random.nextInt(3) > 0) {
+                Pod pod = pods.get(random.nextInt(pods.size()));
+                long[] p = prompts[random.nextInt(prompts.length)];
+                held.add(new Held(pod, p, model.hold(pod, p, 40)));
+                engine.hold(pod, p);
+            } else {
+                Held h = held.remove(random.nextInt(held.size()));
+                model.release(h.hold());
+                engine.release(h.pod(), h.prompt());
+            }
+            long[] probe = prompts[random.nextInt(prompts.length)];
+            PrefixMatch match = model.match(probe, pods, 16);
+            for (Pod pod : pods) {
+                assertThat(match.blocks(pod)).as("step " + step + " " + pod.name()).isEqualTo(engine.matched(pod, probe));
+                assertThat(model.blocks(pod.id())).as("step " + step + " size").isEqualTo(
+                        engine.free.getOrDefault(pod.id(), new LinkedHashMap<>()).size()
+                                + engine.refs.getOrDefault(pod.id(), Map.of()).size());
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.pdgateway.core.predict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodRole;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PrefillModelsTest {
+    private static final long MS = 1_000_000L;
+    private static final PrefillTimeModel.Coefficients PRIOR = PrefillTimeModel.Coefficients.LLAMA3_8B_H100;
+    private static final Pod POD = new Pod("default", "p", "m", "10.0.0.1", 8000, 8000, "vllm", PodRole.PREFILL, "rs",
+            null, 8998, null, Map.of());
+
+    private final PrefillModels models = new PrefillModels(p -> PRIOR, p -> 10_000);
+
+    /** Sends one 2,000-token leg at {@code at} that answers after {@code millis}. */
+    private void leg(long at, double millis) {
+        PrefillModels.Ticket ticket = models.dispatched(POD, 2000, 0, at);
+        models.answered(ticket, at + (long) (millis * MS));
+    }
+
+    @Test
+    void aPodInUse_keepsWhatItLearned() {
+        double prior = models.predictMillis(POD, 2000, 0, 0);
+        for (int i = 0; i < 200; i++) {
+            leg(i * 1000 * MS, 3 * prior); // a leg a second, each three times the default
+        }
+        long now = 200_000 * MS;
+        assertThat(models.predictMillis(POD, 2000, 0, now)).isCloseTo(3 * prior, within(0.05 * 3 * prior));
+    }
+
+    @Test
+    void anIdlePod_fadesBackToTheDefault_halvingEachPeriod() {
+        double prior = models.predictMillis(POD, 2000, 0, 0);
+        leg(0, 500); // one slow answer: a cold start
+        long answered = 500 * MS;
+        double learned = models.predictMillis(POD, 2000, 0, answered);
+        assertThat(learned).as("one leg moves the fit").isGreaterThan(2 * prior);
+
+        assertThat(models.predictMillis(POD, 2000, 0, answered + 9_000 * MS)).as("within the fade period")
+                .isCloseTo(learned, within(1e-9));
+        double oneHalfLife = models.predictMillis(POD, 2000, 0, answered + 20_000 * MS);
+        assertThat(oneHalfLife - prior).isCloseTo((learned - prior) / 2, within(0.01 * learned));
+        double muchLater = models.predictMillis(POD, 2000, 0, answered + 120_000 * MS);
+        assertThat(muchLater).isCloseTo(prior, within(0.01 * prior));
+    }
+
+    @Test
+    void afterFading_newLegsTeachAsFastAsAtTheStart() {
+        PrefillModels fresh = new PrefillModels(p -> PRIOR, p -> 10_000);
+        PrefillModels.Ticket first = fresh.dispatched(POD, 2000, 0, 0);
+        fresh.answered(first, 5 * MS);
+        double freshAfterOne = fresh.predictMillis(POD, 2000, 0, 5 * MS);
+
+        leg(0, 500);
+        long later = 600_000 * MS; // sixty periods: nothing of the slow leg is left
+        PrefillModels.Ticket next = models.dispatched(POD, 2000, 0, later);
+        models.answered(next, later + 5 * MS);
+        assertThat(models.predictMillis(POD, 2000, 0, later + 5 * MS)).isCloseTo(freshAfterOne, within(0.01 * freshAfterOne));
+    }
+
+    @Test
+    void fadingByRThenS_isFadingByTheirProduct() {
+        PrefillTimeModel twice = new PrefillTimeModel(PRIOR);
+        PrefillTimeModel once = new PrefillTimeModel(PRIOR);
+        for (PrefillTimeModel m : new PrefillTimeModel[] {twice, once}) {
+            m.observe(3000, 0, 900);
+            m.observe(500, 1000, 200);
+        }
+        twice.fade(0.5);
+        twice.fade(0.3);
+        once.fade(0.15);
+        assertThat(twice.predictMillis(4000, 0)).isCloseTo(once.predictMillis(4000, 0), within(1e-9));
+        twice.observe(1000, 0, 50);
+        once.observe(1000, 0, 50);
+        assertThat(twice.predictMillis(4000, 0)).isCloseTo(once.predictMillis(4000, 0), within(1e-9));
+    }
+}
