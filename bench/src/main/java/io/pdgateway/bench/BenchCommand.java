@@ -8,7 +8,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks: load against any OpenAI endpoint, policy comparison on simulated clusters, "
                 + "gateway overhead against nginx.",
-        subcommands = {BenchRunCommand.class, BenchCompareCommand.class, BenchOverheadCommand.class})
+        subcommands = {BenchRunCommand.class, BenchCompareCommand.class, BenchOverheadCommand.class,
+            BenchCacheMemoryCommand.class})
 public final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
