@@ -44,7 +44,7 @@ public final class RoutingSimMain implements Callable<Integer> {
     Path cluster;
 
     @Option(names = "--trace", defaultValue = "mooncake",
-            description = "mooncake | azure | synthetic[:rate=8,seconds=300,...] | FILE.jsonl | FILE.csv (default: ${DEFAULT-VALUE}).")
+            description = "mooncake | azure | prefix-heavy | shared-system | synthetic[:rate=8,seconds=300,...] | FILE.jsonl | FILE.csv (default: ${DEFAULT-VALUE}).")
     String trace;
 
     @Option(names = "--traces-dir", description = "Where the shared traces are (default: $ROUTING_SIM_TRACES or ../shared/traces).")
