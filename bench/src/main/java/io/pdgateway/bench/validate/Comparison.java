@@ -18,12 +18,24 @@ final class Comparison {
         }
     }
 
+    /** Allowed gaps: p50s and p90s relative to the loopback value, the prefix-hit rate in absolute terms (0..1). */
+    record Tolerances(double p50, double p90, double prefixHit) {}
+
     private final List<Row> rows;
     private final String header;
+    private final double loopbackHitRate;
+    private final double simulatedHitRate;
 
-    private Comparison(List<Row> rows, String header) {
+    private Comparison(List<Row> rows, String header, double loopbackHitRate, double simulatedHitRate) {
         this.rows = rows;
         this.header = header;
+        this.loopbackHitRate = loopbackHitRate;
+        this.simulatedHitRate = simulatedHitRate;
+    }
+
+    /** The same comparison with the engines' prefix-cache hit rates (tokens found over tokens looked up), gated. */
+    Comparison withPrefixHits(double loopback, double simulated) {
+        return new Comparison(rows, header, loopback, simulated);
     }
 
     static Comparison of(List<RequestRecord> simulated, List<RequestResult> loopback, double timeScale) {
@@ -56,7 +68,7 @@ final class Comparison {
         }
         String header = String.format(Locale.ROOT, "%d requests; standard-pod path: loopback %d, simulator %d; "
                 + "loopback errors: %d%n", n, realStandard, simStandard, errors);
-        return new Comparison(rows, header);
+        return new Comparison(rows, header, Double.NaN, Double.NaN);
     }
 
     private static void fill(double[][] into, int i, double ttft, double tpot, boolean standard) {
@@ -68,28 +80,42 @@ final class Comparison {
         into[5][i] = standard ? tpot : Double.NaN;
     }
 
-    String table(double toleranceP50, double toleranceP90) {
+    String table(Tolerances tolerances) {
+        double toleranceP50 = tolerances.p50();
+        double toleranceP90 = tolerances.p90();
         StringBuilder out = new StringBuilder(header);
         String format = "%-20s %12s %12s %8s %s%n";
-        out.append(String.format(Locale.ROOT, format, "metric (ms)", "loopback", "simulator", "gap", ""));
+        out.append(String.format(Locale.ROOT, format, "metric (ms; %)", "loopback", "simulator", "gap", ""));
         for (Row row : rows) {
             String verdict = !row.gated() ? "" : Math.abs(row.gap()) <= tolerance(row, toleranceP50, toleranceP90)
                     ? "ok" : "OUTSIDE " + pct(tolerance(row, toleranceP50, toleranceP90));
             out.append(String.format(Locale.ROOT, format, row.metric(), fixed(row.loopback()), fixed(row.simulated()),
                     Double.isNaN(row.gap()) ? "-" : String.format(Locale.ROOT, "%+.1f%%", 100 * row.gap()), verdict));
         }
+        if (!Double.isNaN(loopbackHitRate)) {
+            double gap = simulatedHitRate - loopbackHitRate;
+            out.append(String.format(Locale.ROOT, format, "prefix hit %", fixed(100 * loopbackHitRate),
+                    fixed(100 * simulatedHitRate), String.format(Locale.ROOT, "%+.1f pt", 100 * gap),
+                    hitAgrees(tolerances) ? "ok" : "OUTSIDE " + pct(tolerances.prefixHit()).replace("%", " pt")));
+        }
         out.append(String.format(Locale.ROOT, "tolerance: p50 within %s, p90 within %s, on all requests (p99 and "
-                + "per-path rows are reported, not gated)%n", pct(toleranceP50), pct(toleranceP90)));
+                + "per-path rows are reported, not gated); prefix hit rate within %.0f points%n", pct(toleranceP50),
+                pct(toleranceP90), 100 * tolerances.prefixHit()));
         return out.toString();
     }
 
-    boolean agrees(double toleranceP50, double toleranceP90) {
+    boolean agrees(Tolerances tolerances) {
         for (Row row : rows) {
-            if (row.gated() && !(Math.abs(row.gap()) <= tolerance(row, toleranceP50, toleranceP90))) {
+            if (row.gated() && !(Math.abs(row.gap()) <= tolerance(row, tolerances.p50(), tolerances.p90()))) {
                 return false;
             }
         }
-        return true;
+        return hitAgrees(tolerances);
+    }
+
+    /** No hit rates (not measured) agree; otherwise the simulator's must be within the absolute tolerance. */
+    private boolean hitAgrees(Tolerances tolerances) {
+        return Double.isNaN(loopbackHitRate) || Math.abs(simulatedHitRate - loopbackHitRate) <= tolerances.prefixHit();
     }
 
     private static double tolerance(Row row, double p50, double p90) {

@@ -3,25 +3,34 @@ package io.pdgateway.bench.validate;
 import io.pdgateway.bench.load.Endpoint;
 import io.pdgateway.bench.load.StreamingChatClient;
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.spec.SpecLabels;
 import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.server.GatewayServer;
-import io.pdgateway.sim.cluster.LoopbackClusterShape;
-import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.server.discovery.PodFileDiscovery;
+import io.pdgateway.server.scrape.PrometheusText;
+import io.pdgateway.sim.cluster.LoopbackCluster;
+import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import io.pdgateway.workload.run.RequestResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The real thing on loopback: the demo's cluster of engine-sim pods (two vLLM prefill/decode rolesets for prompts up
- * to 2,048 tokens and one standard pod for longer ones, as {@code bin/pd-gateway demo}), the real gateway in front of
- * it, and an open-loop streaming client that sends each request at its arrival time and times what comes back.
+ * The real thing on loopback: engine-sim pods in the simulated cluster's shape, the real gateway in front of them, and
+ * an open-loop streaming client that sends each request at its arrival time and times what comes back. Afterwards the
+ * prefill and standard pods' own prefix-cache counters are scraped from their {@code /metrics}, as a user would read
+ * them.
  */
 final class LoopbackRun {
     /** Requests that stall this long count as errors rather than hanging the run. */
@@ -29,15 +38,26 @@ final class LoopbackRun {
     /** Short requests sent before the replay, so JIT compilation and connection set-up are not measured. */
     static final int WARMUP_REQUESTS = 20;
 
+    /** vLLM's prefix-cache counters, in tokens (engine-sim's pods here are vLLM pods). */
+    static final String QUERIES = "vllm:prefix_cache_queries_total";
+    static final String HITS = "vllm:prefix_cache_hits_total";
+
     private LoopbackRun() {}
 
-    /** Results aligned with {@code requests}. */
-    static List<RequestResult> run(List<SimRequest> requests, GatewaySettings settings, double timeScale)
+    /** The request results, aligned with the requests, and the serving engines' prefix-cache counters. */
+    record Outcome(List<RequestResult> results, long prefixQueriedTokens, long prefixHitTokens) {
+        double prefixHitRate() {
+            return prefixQueriedTokens == 0 ? 0 : (double) prefixHitTokens / prefixQueriedTokens;
+        }
+    }
+
+    static Outcome run(List<SimRequest> requests, GatewaySettings settings, LoopbackClusterShape shape, int blockTokens)
             throws Exception {
+        double timeScale = shape.timeScale();
         Vertx vertx = Vertx.vertx();
         Path dir = Files.createTempDirectory("routing-sim-validate");
         Path podFile = dir.resolve("pods.yaml");
-        LoopbackCluster cluster = LoopbackCluster.start(vertx, LoopbackClusterShape.demo(timeScale), podFile).await();
+        LoopbackCluster cluster = LoopbackCluster.start(vertx, shape, podFile).await();
         PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
         discovery.start();
         GatewayServer gateway = GatewayServer.start(vertx, discovery, settings, "127.0.0.1", 0, 42).await();
@@ -46,10 +66,14 @@ final class LoopbackRun {
         try {
             List<Future<RequestResult>> warmup = new ArrayList<>();
             for (int i = 0; i < WARMUP_REQUESTS; i++) {
-                warmup.add(send(client, ValidationPrompts.text(64, 1_000_000 + i), 64, 4));
+                warmup.add(send(client, ValidationPrompts.unshared(64, i), 64, 4));
             }
             Future.all(warmup).await();
-            return replay(vertx, client, requests, timeScale).await();
+            // Warm-up prompts share nothing with the run, but they are counted: read the counters before and after.
+            long[] before = prefixCounters(cluster);
+            List<RequestResult> results = replay(vertx, client, requests, timeScale, blockTokens).await();
+            long[] after = prefixCounters(cluster);
+            return new Outcome(results, after[0] - before[0], after[1] - before[1]);
         } finally {
             client.close().await();
             gateway.close().await();
@@ -60,7 +84,7 @@ final class LoopbackRun {
     }
 
     private static Future<List<RequestResult>> replay(Vertx vertx, StreamingChatClient client, List<SimRequest> requests,
-            double timeScale) {
+            double timeScale, int blockTokens) {
         RequestResult[] results = new RequestResult[requests.size()];
         Promise<List<RequestResult>> done = Promise.promise();
         if (requests.isEmpty()) {
@@ -70,7 +94,7 @@ final class LoopbackRun {
         AtomicInteger remaining = new AtomicInteger(requests.size());
         for (SimRequest r : requests) {
             long delay = Math.max(1, Math.round(r.arrivalNanos() / 1e6 * timeScale));
-            vertx.setTimer(delay, id -> send(client, ValidationPrompts.text(r.promptTokens(), r.index()), r.promptTokens(),
+            vertx.setTimer(delay, id -> send(client, ValidationPrompts.text(r, blockTokens), r.promptTokens(),
                     r.outputTokens()).onComplete(ar -> {
                         results[r.index()] = ar.succeeded() ? ar.result()
                                 : RequestResult.failure(0, 0, r.promptTokens(), String.valueOf(ar.cause()));
@@ -80,6 +104,23 @@ final class LoopbackRun {
                     }));
         }
         return done.future();
+    }
+
+    /** Prompt tokens queried and found in the prefix caches of the pods that prefill (prefill and standard pods). */
+    private static long[] prefixCounters(LoopbackCluster cluster) throws Exception {
+        long[] sums = new long[2];
+        HttpClient http = HttpClient.newHttpClient();
+        for (int i = 0; i < cluster.sims().size(); i++) {
+            if (SpecLabels.ROLE_DECODE.equals(cluster.entries().get(i).labels().get(SpecLabels.ROLE_NAME))) {
+                continue;
+            }
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(
+                    URI.create(cluster.sims().get(i).baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            Map<String, Double> values = PrometheusText.sums(page.body(), Set.of(QUERIES, HITS));
+            sums[0] += Math.round(values.getOrDefault(QUERIES, 0.0));
+            sums[1] += Math.round(values.getOrDefault(HITS, 0.0));
+        }
+        return sums;
     }
 
     private static Future<RequestResult> send(StreamingChatClient client, String prompt, int promptTokens, int maxTokens) {

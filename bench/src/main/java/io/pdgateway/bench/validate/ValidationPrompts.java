@@ -1,35 +1,43 @@
 package io.pdgateway.bench.validate;
 
-import java.util.SplittableRandom;
+import io.pdgateway.routingsim.workload.SimRequest;
+import io.pdgateway.workload.prompt.PromptPlan;
+import io.pdgateway.workload.prompt.PromptSynthesizer;
 
 /**
- * Prompt text whose length both sides of the comparison agree on. engine-sim counts four characters as one token and
- * the gateway's bucketing counts cl100k tokens, so the text is made of three-letter words, each a single cl100k token
- * with its space: N words are 4·N characters, N engine tokens and about N cl100k tokens. Each prompt opens with four
- * characters unique to it, so no two prompts share a prefix block in the gateway's index or an engine's cache, as in
- * the simulator's Azure workload.
+ * Prompt text that carries the simulated request's prefix structure to the loopback engines. Each of the request's
+ * KV blocks (the simulator's chained block hashes) becomes {@code blockTokens} words drawn from that hash, and the rest
+ * of the prompt words drawn from the request's own index. Block hashes are chained, so two requests share block i's
+ * text exactly when the simulator has them share their first i + 1 blocks: the engine-sim prefix caches then see the
+ * hits the simulator's engines see, and the gateway's prefix hashes see the same sharing. Every word is four characters
+ * and one token for both engine-sim and cl100k (see {@link PromptSynthesizer}), so blocks stay aligned.
  */
 final class ValidationPrompts {
-    private static final String[] WORDS = {
-        "the", "and", "for", "you", "are", "was", "not", "but", "all", "can", "had", "her", "one", "our", "out", "day",
-        "get", "has", "him", "his", "how", "man", "new", "now", "old", "see", "two", "way", "who", "did", "its", "let",
-        "put", "say", "she", "too", "use", "any",
-    };
-    private static final String LETTERS = "abcdefghijklmnopqrstuvwxyz";
+    /** Seed families (any constants no other prompt family uses): a block's text by its hash, the tail by index. */
+    static final long BLOCK_FAMILY = 0x5_1B_10CL;
+    static final long TAIL_FAMILY = 0x5_1B_7A1L;
 
     private ValidationPrompts() {}
 
-    /** Exactly {@code tokens} engine tokens (4·tokens characters). */
-    static String text(int tokens, int index) {
-        SplittableRandom random = new SplittableRandom(index * 0x9E3779B97F4A7C15L + 17);
-        StringBuilder text = new StringBuilder(tokens * 4);
-        // A unique first block: "q" and the index in three base-26 letters, then a space.
-        text.append('q').append(LETTERS.charAt(index / 676 % 26)).append(LETTERS.charAt(index / 26 % 26))
-                .append(LETTERS.charAt(index % 26));
-        for (int i = 1; i < tokens; i++) {
-            text.append(' ');
-            text.append(WORDS[random.nextInt(WORDS.length)], 0, 3);
+    /** Exactly {@code request.promptTokens()} engine tokens, blocks first. */
+    static String text(SimRequest request, int blockTokens) {
+        int left = request.promptTokens();
+        StringBuilder text = new StringBuilder(left * PromptSynthesizer.CHARS_PER_TOKEN);
+        for (long hash : request.blockHashes()) {
+            if (left < blockTokens) {
+                break;
+            }
+            PromptSynthesizer.append(text, blockTokens, PromptPlan.seed(BLOCK_FAMILY, hash));
+            left -= blockTokens;
+        }
+        if (left > 0) {
+            PromptSynthesizer.append(text, left, PromptPlan.seed(TAIL_FAMILY, request.index()));
         }
         return text.toString();
+    }
+
+    /** A prompt of {@code tokens} words that shares no block with any request of the run (warm-up traffic). */
+    static String unshared(int tokens, int index) {
+        return PromptSynthesizer.text(tokens, PromptPlan.seed(TAIL_FAMILY, -1L - index));
     }
 }

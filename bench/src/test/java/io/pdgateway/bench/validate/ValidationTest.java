@@ -1,11 +1,16 @@
 package io.pdgateway.bench.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pdgateway.core.routing.DecisionKind;
 import io.pdgateway.core.routing.Verdict;
+import io.pdgateway.routingsim.cluster.ClusterShapeReader;
 import io.pdgateway.routingsim.run.RequestRecord;
+import io.pdgateway.routingsim.workload.BlockHashes;
+import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.server.routing.PromptTokenizer;
+import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import io.pdgateway.workload.run.RequestResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,20 +18,53 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The pieces of the loopback validation that can be checked without the 90-second run: prompts are exactly the
- * engine tokens the simulator assumes and about as many cl100k tokens (what bucketing counts), start with a block of
- * their own, and the comparison gates on the stated tolerances.
+ * engine tokens the simulator assumes and about as many cl100k tokens (what bucketing counts) and share exactly the
+ * blocks the simulator has them share, cluster files map to the same loopback pods, and the comparison gates on the
+ * stated tolerances.
  */
 class ValidationTest {
 
     @Test
     void prompt_isExactlyNEngineTokens_andAboutNCl100kTokens() {
         for (int tokens : new int[] {16, 500, 2048, 6000}) {
-            String text = ValidationPrompts.text(tokens, 7);
+            String text = ValidationPrompts.text(request(7, tokens, BlockHashes.unique(7, tokens, 16)), 16);
             assertThat(text).hasSize(4 * tokens); // engine-sim: four characters per token
             assertThat(PromptTokenizer.count(text)).isBetween((int) (tokens * 0.98), (int) (tokens * 1.02) + 2);
         }
-        assertThat(ValidationPrompts.text(100, 1).substring(0, 4)).isNotEqualTo(ValidationPrompts.text(100, 2)
-                .substring(0, 4));
+    }
+
+    @Test
+    void prompts_shareExactlyTheBlocksTheSimulatorSharesWith() {
+        // Two 512-token trace blocks in common, then each its own: 64 shared 16-token blocks, 256 characters each.
+        long[] a = BlockHashes.of(new long[] {11, 12, 13}, new int[] {512, 512, 512}, 1500, 16);
+        long[] b = BlockHashes.of(new long[] {11, 12, 14}, new int[] {512, 512, 512}, 1500, 16);
+        String first = ValidationPrompts.text(request(1, 1500, a), 16);
+        String second = ValidationPrompts.text(request(2, 1500, b), 16);
+        int shared = 0;
+        while (shared < first.length() && first.charAt(shared) == second.charAt(shared)) {
+            shared++;
+        }
+        assertThat(shared / 64).isEqualTo(64); // engine-sim's 16-token blocks are 64 characters
+        String unrelated = ValidationPrompts.text(request(3, 1500, BlockHashes.unique(3, 1500, 16)), 16);
+        assertThat(unrelated.substring(0, 64)).isNotEqualTo(first.substring(0, 64));
+        assertThat(ValidationPrompts.unshared(64, 0).substring(0, 64)).isNotEqualTo(first.substring(0, 64));
+    }
+
+    @Test
+    void clusterFiles_mapToLoopbackPods_withTheSimulatorsAnnotations() throws Exception {
+        LoopbackClusterShape pd6 = LoopbackShapes.of(ClusterShapeReader.parse(
+                "model: my-model\ntiming: llama3-8b-h100\nrolesets:\n  - name: pd\n    replicas: 6\n", "pd6"), 4);
+        assertThat(pd6.pods()).isEqualTo(12);
+        assertThat(pd6.standardPods()).isZero();
+        assertThat(pd6.pdConfig()).contains("\"routingStrategy\":\"pd\"");
+        LoopbackClusterShape demo = LoopbackShapes.of(ValidateCommand.demoShape(), 4);
+        assertThat(demo.rolesets()).isEqualTo(2);
+        assertThat(demo.standardPods()).isEqualTo(1);
+        assertThat(demo.pdConfig()).contains("\"promptLenBucketMaxLength\":2048");
+        assertThat(demo.standardConfig()).contains("\"combined\":true").contains("\"promptLenBucketMinLength\":2048");
+        assertThatThrownBy(() -> LoopbackShapes.of(ClusterShapeReader.parse("model: m\ntiming: llama3-8b-h100\n"
+                + "rolesets:\n  - name: a\n    replicas: 1\n  - name: b\n    replicas: 1\n", "two"), 4))
+                .hasMessageContaining("at most one roleset group");
     }
 
     @Test
@@ -41,11 +79,21 @@ class ValidationTest {
             close.add(new RequestResult(0, 0, 200, "pd p -> d", false, -1, ttft * 1.05, 8.4, -1, 0, 0, null));
             far.add(new RequestResult(0, 0, 200, "pd p -> d", false, -1, ttft * 1.5, 8.0, -1, 0, 0, null));
         }
+        Comparison.Tolerances tolerances = new Comparison.Tolerances(0.10, 0.20, 0.05);
         Comparison ok = Comparison.of(simulated, close, 1);
-        assertThat(ok.agrees(0.10, 0.20)).isTrue();
-        assertThat(ok.table(0.10, 0.20)).contains("TTFT all p50").contains("ok");
+        assertThat(ok.agrees(tolerances)).isTrue();
+        assertThat(ok.table(tolerances)).contains("TTFT all p50").contains("ok");
         Comparison off = Comparison.of(simulated, far, 1);
-        assertThat(off.agrees(0.10, 0.20)).isFalse();
-        assertThat(off.table(0.10, 0.20)).contains("OUTSIDE");
+        assertThat(off.agrees(tolerances)).isFalse();
+        assertThat(off.table(tolerances)).contains("OUTSIDE");
+
+        assertThat(ok.withPrefixHits(0.50, 0.53).agrees(tolerances)).isTrue();
+        Comparison hitsApart = ok.withPrefixHits(0.50, 0.60);
+        assertThat(hitsApart.agrees(tolerances)).isFalse();
+        assertThat(hitsApart.table(tolerances)).contains("prefix hit %").contains("+10.0 pt").contains("OUTSIDE");
+    }
+
+    private static SimRequest request(int index, int tokens, long[] hashes) {
+        return new SimRequest(index, 0, tokens, 8, hashes, null);
     }
 }

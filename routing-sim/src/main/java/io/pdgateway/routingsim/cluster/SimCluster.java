@@ -53,17 +53,17 @@ public final class SimCluster {
         for (PodGroup group : shape.groups()) {
             for (int i = 0; i < group.replicas(); i++) {
                 if (group.standard()) {
-                    pods.add(pod(shape, group, group.name() + "-" + i, null, null, true));
+                    pods.add(pod(shape, group, group.name() + "-" + i, null, null));
                     roles.add(EngineRole.STANDARD);
                     continue;
                 }
                 String roleset = group.name() + "-" + i;
                 for (int j = 0; j < group.prefill(); j++) {
-                    pods.add(pod(shape, group, roleset + "-prefill-" + j, SpecLabels.ROLE_PREFILL, roleset, false));
+                    pods.add(pod(shape, group, roleset + "-prefill-" + j, SpecLabels.ROLE_PREFILL, roleset));
                     roles.add(EngineRole.PREFILL);
                 }
                 for (int j = 0; j < group.decode(); j++) {
-                    pods.add(pod(shape, group, roleset + "-decode-" + j, SpecLabels.ROLE_DECODE, roleset, false));
+                    pods.add(pod(shape, group, roleset + "-decode-" + j, SpecLabels.ROLE_DECODE, roleset));
                     roles.add(EngineRole.DECODE);
                 }
             }
@@ -81,17 +81,13 @@ public final class SimCluster {
         return new SimCluster(queue, model, engines, Collections.unmodifiableList(ordered));
     }
 
-    private static Pod pod(ClusterShape shape, PodGroup group, String name, String role, String roleset,
-            boolean standard) {
-        Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(SpecLabels.MODEL_NAME, shape.model());
-        labels.put(SpecLabels.ENGINE, SpecLabels.DEFAULT_ENGINE);
-        if (role != null) {
-            labels.put(SpecLabels.ROLE_NAME, role);
-            labels.put(SpecLabels.ROLESET_NAME, roleset);
-        }
+    /**
+     * The {@code model.aibrix.ai/config} annotation of a group's pods: the pd strategy, the group's routingConfig, its
+     * bucket bounds and, for standard pods, {@code combined}. Public so a loopback run can label real pods the same way.
+     */
+    public static String configAnnotation(PodGroup group) {
         Map<String, Object> routingConfig = new LinkedHashMap<>(group.routingConfig());
-        if (standard) {
+        if (group.standard()) {
             routingConfig.put("combined", true);
         }
         if (group.bucketMin() >= 0) {
@@ -103,12 +99,22 @@ public final class SimCluster {
         Map<String, Object> profile = new LinkedHashMap<>();
         profile.put("routingStrategy", SpecStrategies.PD);
         profile.put("routingConfig", routingConfig);
-        String annotation;
         try {
-            annotation = JSON.writeValueAsString(Map.of("profiles", Map.of("default", profile)));
+            return JSON.writeValueAsString(Map.of("profiles", Map.of("default", profile)));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the config annotation of " + name, e);
+            throw new IllegalStateException("cannot write the config annotation of group " + group.name(), e);
         }
+    }
+
+    private static Pod pod(ClusterShape shape, PodGroup group, String name, String role, String roleset) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(SpecLabels.MODEL_NAME, shape.model());
+        labels.put(SpecLabels.ENGINE, SpecLabels.DEFAULT_ENGINE);
+        if (role != null) {
+            labels.put(SpecLabels.ROLE_NAME, role);
+            labels.put(SpecLabels.ROLESET_NAME, roleset);
+        }
+        String annotation = configAnnotation(group);
         List<String> warnings = new ArrayList<>();
         Pod pod = PodObjectReader.toPod(new PodObject(NAMESPACE, name, labels, Map.of(SpecLabels.CONFIG, annotation),
                 POD_IP, false, false), warnings);
