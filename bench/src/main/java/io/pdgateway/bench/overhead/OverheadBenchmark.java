@@ -37,8 +37,9 @@ import java.util.SplittableRandom;
  * Gateway overhead: one streaming workload sent (a) straight to a simulated pod that answers at once, (b) through a
  * pd-gateway process routing to that pod with a non-PD strategy (so only proxying is measured), (c) through nginx as
  * a plain reverse proxy. Per prompt size: a latency comparison at a fixed rate, interleaved in rounds so machine
- * noise hits every target alike, and a rate search per target for the highest rate before its p99 doubles over
- * the p99 of that comparison.
+ * noise hits every target alike, and a rate search per target for the highest rate at which it answers without an
+ * error and with a first-byte p99 within one common limit: twice the direct path's p99 in that comparison. One limit
+ * for every target, because judging each against its own light-load p99 rewards a target for being slow at light load.
  */
 public final class OverheadBenchmark {
     public static final String DIRECT = "direct";
@@ -134,14 +135,16 @@ public final class OverheadBenchmark {
             }
         }
         Map<String, RunReport> fixed = new LinkedHashMap<>();
-        Map<String, RateSearch> searches = new LinkedHashMap<>();
         for (Map.Entry<String, StreamingChatClient> target : chat.entrySet()) {
-            RunReport report = RunReport.of(size + " " + target.getKey(), target.getValue().endpoint().toString(),
-                    RunRecording.concat(slices.get(target.getKey())), NO_SLO);
-            fixed.put(target.getKey(), report);
-            double baseline = report.summary().ttfb().p99();
+            fixed.put(target.getKey(), RunReport.of(size + " " + target.getKey(),
+                    target.getValue().endpoint().toString(), RunRecording.concat(slices.get(target.getKey())), NO_SLO));
+        }
+        // Every target is judged against the direct path's p99: the limit a user's latency budget would set.
+        double baseline = fixed.get(DIRECT).summary().ttfb().p99();
+        Map<String, RateSearch> searches = new LinkedHashMap<>();
+        for (String target : chat.keySet()) {
             if (settings.searchSteps() > 0 && baseline > 0) {
-                searches.put(target.getKey(), new RateSearch(baseline, settings.searchStart(), settings.searchMax(),
+                searches.put(target, new RateSearch(baseline, settings.searchStart(), settings.searchMax(),
                         settings.searchSteps(), SEARCH_RESOLUTION));
             }
         }

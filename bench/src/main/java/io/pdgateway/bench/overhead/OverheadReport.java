@@ -25,6 +25,7 @@ public final class OverheadReport {
                             + "target); latencies in ms%n", OverheadBenchmark.sizeLabel(size.promptTokens()),
                     settings.outputTokens(), settings.fixedRate(), settings.rounds(), settings.sliceSeconds()));
             out.append(table(size).render());
+            out.append(limit(size));
             out.append(ratios(size));
             out.append(steps(size));
         }
@@ -33,7 +34,7 @@ public final class OverheadReport {
 
     static TextTable table(SizeResult size) {
         TextTable table = new TextTable(List.of("target", "TTFB p50", "TTFB p99", "added p50", "added p99", "gap mean",
-                "gap p99", "added gap mean", "added gap p99", "errors", "sustained req/s", "p99 limit"));
+                "gap p99", "added gap mean", "added gap p99", "errors", "sustained req/s"));
         RunSummary direct = size.direct().fixedRate().summary();
         for (TargetResult target : size.targets()) {
             RunSummary s = target.fixedRate().summary();
@@ -43,9 +44,42 @@ public final class OverheadReport {
                     isDirect ? "-" : ms(s.ttfb().p99() - direct.ttfb().p99()), ms(s.itl().mean()), ms(s.itl().p99()),
                     isDirect ? "-" : ms(s.itl().mean() - direct.itl().mean()),
                     isDirect ? "-" : ms(s.itl().p99() - direct.itl().p99()), Integer.toString(s.errors()),
-                    sustained(target.search()), target.search() == null ? "-" : ms(target.search().limitMillis())));
+                    sustained(target.search())));
         }
         return table;
+    }
+
+    /**
+     * The one limit every target's rate search met, and a warning when the rig rather than the proxies set the
+     * ceiling: the direct path cannot have sustained less than a proxy in front of the same pod, so if it did, or if
+     * every target reached the search's top rate, the load generator or the pod was the bottleneck.
+     */
+    static String limit(SizeResult size) {
+        RateSearch reference = size.direct().search();
+        if (reference == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "sustained: the highest rate with no error "
+                + "and TTFB p99 <= %.3f ms, twice the direct path's p99 above, the same limit for every target%n",
+                reference.limitMillis()));
+        double direct = reference.sustainedRate();
+        boolean allCapped = true;
+        for (TargetResult target : size.targets()) {
+            RateSearch search = target.search();
+            allCapped &= search != null && search.cappedByMaxRate();
+            if (target != size.direct() && search != null && !Double.isNaN(search.sustainedRate())
+                    && !(direct > search.sustainedRate()) && !reference.cappedByMaxRate()) {
+                out.append(String.format(Locale.ROOT, "  rig limit: the direct path sustained %s req/s, no more than "
+                        + "%s's %.0f: the load generator or the pod, not the proxy, set this ceiling (more "
+                        + "generator connections or processes would raise it)%n", sustained(reference),
+                        target.target(), search.sustainedRate()));
+            }
+        }
+        if (allCapped) {
+            out.append("  rig limit: every target sustained the search's top rate (--search-max); raise it to find "
+                    + "where they differ\n");
+        }
+        return out.toString();
     }
 
     /**
@@ -95,6 +129,7 @@ public final class OverheadReport {
         overhead.put("outputTokens", settings.outputTokens());
         overhead.put("fixedRate", settings.fixedRate());
         overhead.put("p99LimitFactor", RateSearch.P99_LIMIT_FACTOR);
+        overhead.put("p99LimitReference", OverheadBenchmark.DIRECT);
         ArrayNode list = overhead.putArray("sizes");
         for (SizeResult size : sizes) {
             ObjectNode node = list.addObject();

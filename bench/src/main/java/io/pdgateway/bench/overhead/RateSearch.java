@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The highest request rate a target sustains before its p99 doubles: a stepped search, bounded in steps.
+ * The highest request rate a target sustains with its p99 within twice a baseline p99: a stepped search, bounded in
+ * steps.
  *
- * <p>The baseline p99 is measured beforehand at a light load (the overhead benchmark uses its fixed-rate comparison:
- * hundreds of requests interleaved with the other targets, steadier than one short step). The search starts at
+ * <p>The baseline p99 is measured beforehand at a light load, and it is the same for every target compared (the
+ * overhead benchmark takes the direct path's p99 from its fixed-rate comparison: hundreds of requests interleaved with
+ * the other targets, steadier than one short step), so every target meets one latency limit. The search starts at
  * {@code startRate} and doubles the rate while steps pass (no error, p99 at most twice the baseline), up to
  * {@code maxRate}; after the first failure it bisects between the last passing and the first failing rate. It stops
  * after {@code maxSteps} steps, or when the bracket is narrower than {@code resolution} (a relative width: 0.1 =
@@ -23,7 +25,7 @@ import java.util.OptionalDouble;
  * clock, no I/O, so it is tested with made-up steps.
  */
 public final class RateSearch {
-    /** "Before its p99 doubles" (issue 7): a step fails once p99 exceeds this multiple of the baseline p99. */
+    /** A step fails once p99 exceeds this multiple of the baseline p99 (the direct path's, in the overhead bench). */
     public static final double P99_LIMIT_FACTOR = 2.0;
     static final double GROWTH = 2.0;
     /** A target failing even at a tenth of the start rate is broken, not slow: the search gives up there. */
@@ -40,7 +42,7 @@ public final class RateSearch {
     /** A rate whose first measurement failed and is measured again before it counts; NaN when none. */
     private double unconfirmed = Double.NaN;
 
-    /** @param baselineP99Millis the p99 at light load: steps pass up to twice it */
+    /** @param baselineP99Millis the reference p99 at light load, the same for every target: steps pass up to twice it */
     public RateSearch(double baselineP99Millis, double startRate, double maxRate, int maxSteps, double resolution) {
         if (!(baselineP99Millis > 0) || !(startRate > 0) || !(maxRate >= startRate) || maxSteps < 1
                 || !(resolution > 0)) {

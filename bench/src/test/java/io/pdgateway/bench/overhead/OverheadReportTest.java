@@ -1,0 +1,54 @@
+package io.pdgateway.bench.overhead;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The overhead report states the one latency limit every target's rate search met, and says so when the rig rather
+ * than the proxies set the ceiling (the direct path sustaining no more than a proxy in front of the same pod).
+ */
+class OverheadReportTest {
+    /** The direct path's p99: every target passes a step up to twice it, 6 ms. */
+    private static final double DIRECT_P99 = 3;
+
+    /** A search run against a target whose p99 is 5 ms up to {@code knee} req/s and 50 ms above it. */
+    private static RateSearch searched(double knee) {
+        RateSearch search = new RateSearch(DIRECT_P99, 40, 1280, 20, 0.1);
+        OptionalDouble next;
+        while ((next = search.next()).isPresent()) {
+            double rate = next.getAsDouble();
+            search.record(new RateStep(rate, 200, 0, rate <= knee ? 5 : 50, false));
+        }
+        return search;
+    }
+
+    private static SizeResult size(double direct, double gateway, double nginx) {
+        return new SizeResult(256, List.of(new TargetResult(OverheadBenchmark.DIRECT, null, searched(direct)),
+                new TargetResult(OverheadBenchmark.GATEWAY, null, searched(gateway)),
+                new TargetResult(OverheadBenchmark.NGINX, null, searched(nginx))));
+    }
+
+    @Test
+    void statesTheCommonLimitOnce_andNoRigWarningWhenDirectIsFastest() {
+        String text = OverheadReport.limit(size(1000, 100, 600));
+
+        assertThat(text).contains("TTFB p99 <= 6.000 ms, twice the direct path's p99").doesNotContain("rig limit");
+    }
+
+    @Test
+    void aDirectPathNoFasterThanAProxy_isReportedAsTheRigsCeiling() {
+        String text = OverheadReport.limit(size(300, 100, 300));
+
+        assertThat(text).contains("rig limit").contains("no more than nginx's").doesNotContain("pd-gateway's");
+    }
+
+    @Test
+    void everyTargetAtTheTopRate_isReportedAsTheRigsCeiling() {
+        String text = OverheadReport.limit(size(5000, 5000, 5000));
+
+        assertThat(text).contains("every target sustained the search's top rate");
+    }
+}
