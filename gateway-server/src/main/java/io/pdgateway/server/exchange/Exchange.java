@@ -172,6 +172,7 @@ public final class Exchange {
 
     private void prefillAnswered(Attempt a, byte[] response) {
         a.prefillTrace.answered(200);
+        up.outliers().answered(a.routed.decision().prefill());
         byte[] decodeBody = null;
         if (a.plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
             try {
@@ -198,6 +199,9 @@ public final class Exchange {
         up.metrics().prefillFailed(failure.metricStatus(), failure.metricCode());
         LOG.warn("request {}: prefill on {} failed: {}", requestId, a.routed.decision().prefill().id(),
                 failure.message());
+        if (failure.connectionFailed()) {
+            up.outliers().failed(a.routed.decision().prefill(), failure.message());
+        }
         a.aborter.abort(a.prefillCall.leg(), a.plan.prefillAbort()); // a timed-out prefill still runs at the pod
         if (done || a.over()) {
             return;
@@ -256,6 +260,7 @@ public final class Exchange {
                         return;
                     }
                     leg.finished();
+                    up.outliers().failed(leg.pod(), String.valueOf(err.getMessage()));
                     a.decodeTrace.failed(Ending.UPSTREAM_UNREACHABLE.metricStatus());
                     fail(Ending.UPSTREAM_UNREACHABLE, 502, (a.routed.decision().isPd() ? "decode" : "target") + " pod "
                             + leg.pod().name() + " unreachable: " + err.getMessage(), null);
@@ -264,6 +269,7 @@ public final class Exchange {
 
     /** Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). */
     private void relay(Attempt a, UpstreamLeg leg, HttpClientResponse response) {
+        up.outliers().answered(leg.pod()); // it answered: whatever it says, it is not a dead pod
         response.handler(chunk -> {
             if (done || a.over() || !leg.running()) {
                 return;

@@ -32,6 +32,11 @@ public record LegFailure(int clientStatus, String metricStatus, int metricCode, 
         return new LegFailure(502, "error", 502, "prefill pod unreachable: " + cause.getMessage(), null, true);
     }
 
+    /** The pod refused or broke the connection: outlier detection counts it. */
+    public boolean connectionFailed() {
+        return "error".equals(metricStatus) && transientFault;
+    }
+
     public static LegFailure protocol(String message) {
         return new LegFailure(502, "error", 502, "prefill response unusable: " + message, null, false);
     }
