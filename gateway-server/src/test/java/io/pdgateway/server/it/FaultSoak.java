@@ -331,6 +331,14 @@ class FaultSoak {
                 harnessErrors.add(e);
                 return;
             }
+            try {
+                // The pace of slow readers (about one every six seconds), not a synchronisation: each one makes its
+                // decode pod generate a long answer at full speed, load the other models' timeouts must not feel.
+                Thread.sleep(CHAOS_INTERVAL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
