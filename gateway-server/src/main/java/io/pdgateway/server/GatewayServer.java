@@ -14,6 +14,8 @@ import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.redis.SharedLedgerSync;
 import io.pdgateway.server.metrics.RoutingModelGauges;
 import io.pdgateway.server.metrics.TokenLoadGauges;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.server.routing.PodOutliers;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.scrape.EngineMetricsScraper;
@@ -51,6 +53,7 @@ public final class GatewayServer {
     private final RoutingService routing;
     private final HttpClient client;
     private final EngineMetricsScraper scraper;
+    private final PodOutliers outliers;
     private HttpServer server;
     private long upkeepTimer = -1;
     private final EngineAdapters engines;
@@ -67,10 +70,24 @@ public final class GatewayServer {
         this.metrics = new GatewayMetrics();
         this.engines = EngineAdapters.create(settings.engines(), roomGenerator(), InstantSource.system());
         MetricsStore store = new MetricsStore(EngineMetricsScraper.STALE_AFTER_NANOS, System::nanoTime);
+        this.outliers = new PodOutliers(settings.upstream(), metrics.registry(), System::nanoTime);
         this.scraper = new EngineMetricsScraper(vertx, pods, engines, store, settings.scrape().refreshIntervalMs(),
-                metrics::scrapeFailed);
+                settings.upstream().scrapeMaxPerInterval(), settings.upstream().scrapeMaxBackoffMillis(),
+                new EngineMetricsScraper.Outcome() {
+                    @Override
+                    public void failed(Pod pod, String why) {
+                        metrics.scrapeFailed(pod);
+                        outliers.failed(pod, why);
+                    }
+
+                    @Override
+                    public void answered(Pod pod) {
+                        outliers.answered(pod);
+                    }
+                });
         this.routing = new RoutingService(pods, settings.routing(), store, seed);
         RoutingSession session = routing.session();
+        session.ejectWith(outliers.detector());
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), session.tokens());
         this.modelGauges = new RoutingModelGauges(metrics.registry(), session.prefillModels(), session.caches());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
@@ -108,7 +125,7 @@ public final class GatewayServer {
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics, gateway.engines,
-                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing);
+                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing, gateway.outliers);
         gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
         return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))

@@ -10,7 +10,7 @@ import java.util.Map;
  * {@link #warnings()}.
  */
 public record GatewaySettings(RoutingSettings routing, FrontSettings front, EngineSettings engines,
-        ScrapeSettings scrape, RedisSettings redis, List<String> warnings) {
+        ScrapeSettings scrape, RedisSettings redis, UpstreamSettings upstream, List<String> warnings) {
 
     public GatewaySettings {
         warnings = List.copyOf(warnings);
@@ -23,7 +23,7 @@ public record GatewaySettings(RoutingSettings routing, FrontSettings front, Engi
     public static GatewaySettings fromEnv(Map<String, String> env) {
         EnvReader reader = new EnvReader(env);
         return new GatewaySettings(RoutingSettings.read(reader), FrontSettings.read(reader), EngineSettings.read(reader),
-                ScrapeSettings.read(reader), RedisSettings.read(reader), reader.warnings());
+                ScrapeSettings.read(reader), RedisSettings.read(reader), UpstreamSettings.read(reader), reader.warnings());
     }
 
     /** The PD knobs of the environment, which every profile starts from. */

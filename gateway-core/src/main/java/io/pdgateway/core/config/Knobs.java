@@ -193,6 +193,41 @@ public final class Knobs {
     public static final Knob<Boolean> DEBUG_ENDPOINTS = Knob.env(SpecEnv.DEBUG_ENDPOINTS, false, KnobRule.bool());
     public static final Knob<Boolean> PREFILL_RETRY = Knob.env(SpecEnv.PREFILL_RETRY, true, KnobRule.bool());
 
+    // ---- Upstream bounds, outlier ejection, scraper budget (UpstreamSettings); pd-gateway's own ----
+    /** Like the spec's AIBRIX_DECODE_FIRST_RESPONSE_TIMEOUT: a standard pod computes the prefill first, 60 s covers it. */
+    public static final Knob<Double> UPSTREAM_FIRST_BYTE_TIMEOUT = Knob.env(SpecEnv.UPSTREAM_FIRST_BYTE_TIMEOUT,
+            60.0, KnobRule.nonNegative());
+    /** Like the spec's AIBRIX_DECODE_STREAM_IDLE_TIMEOUT (120 s). */
+    public static final Knob<Double> UPSTREAM_STREAM_IDLE_TIMEOUT = Knob.env(SpecEnv.UPSTREAM_STREAM_IDLE_TIMEOUT,
+            120.0, KnobRule.nonNegative());
+    /**
+     * 600 s for a whole non-streaming answer: 8,192 tokens at 15 tokens/s fit, while a hung pod holds the client ten
+     * minutes at most (the spec's AIBRIX_DECODE_RESPONSE_TIMEOUT defaults to 0, disabled; this is the backstop then).
+     */
+    public static final Knob<Double> UPSTREAM_RESPONSE_TIMEOUT = Knob.env(SpecEnv.UPSTREAM_RESPONSE_TIMEOUT, 600.0,
+            KnobRule.nonNegative());
+    /** nginx's send_timeout is 60 s between two successful writes; the same here for a client that stopped reading. */
+    public static final Knob<Double> CLIENT_WRITE_STALL_TIMEOUT = Knob.env(SpecEnv.CLIENT_WRITE_STALL_TIMEOUT, 60.0,
+            KnobRule.positive());
+    /** Envoy's outlier detection ejects after 5 consecutive 5xx; refused connections and failed scrapes are surer. */
+    public static final Knob<Double> OUTLIER_CONSECUTIVE_FAILURES = Knob.env(SpecEnv.OUTLIER_CONSECUTIVE_FAILURES,
+            3.0, KnobRule.positive());
+    /** Envoy's base_ejection_time: 30 s; a successful scrape brings the pod back sooner. */
+    public static final Knob<Double> OUTLIER_BASE_EJECTION_MS = Knob.env(SpecEnv.OUTLIER_BASE_EJECTION_MS, 30_000.0,
+            KnobRule.positive());
+    /** Envoy's max_ejection_time: 300 s. */
+    public static final Knob<Double> OUTLIER_MAX_EJECTION_MS = Knob.env(SpecEnv.OUTLIER_MAX_EJECTION_MS, 300_000.0,
+            KnobRule.positive());
+    /**
+     * 100 scrapes per 50 ms interval (2,000 a second): every pod of a 2,000-pod fleet each second, and the scraper's
+     * CPU stays flat as the fleet grows (BENCHMARKS.md, "Scraper at scale").
+     */
+    public static final Knob<Double> SCRAPE_MAX_PER_INTERVAL = Knob.env(SpecEnv.SCRAPE_MAX_PER_INTERVAL, 100.0,
+            KnobRule.positive());
+    /** A dead pod is asked again at most this far apart (doubling from the refresh interval). */
+    public static final Knob<Double> SCRAPE_MAX_BACKOFF_MS = Knob.env(SpecEnv.SCRAPE_MAX_BACKOFF_MS, 5_000.0,
+            KnobRule.positive());
+
     /** Every row, for documentation checks. */
     public static List<Knob<?>> all() {
         List<Knob<?>> all = new java.util.ArrayList<>();

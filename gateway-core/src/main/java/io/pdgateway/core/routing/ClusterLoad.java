@@ -20,6 +20,7 @@ public final class ClusterLoad implements LoadView {
     private final PrefillModels prefillModels;
     private final long nowNanos;
     private final long nowEpochMillis;
+    private java.util.function.Predicate<Pod> ejected = pod -> false;
 
     /**
      * @param remote what other gateway replicas charged (read from Redis), added to this replica's own counts
@@ -43,6 +44,17 @@ public final class ClusterLoad implements LoadView {
 
     public ClusterLoad(RequestLedger ledger, TokenLedger tokens, Function<Pod, PodMetrics> metrics, long nowNanos) {
         this(ledger, tokens, metrics, RemoteLoad.NONE, nowNanos, 0);
+    }
+
+    /** This view with outlier detection's verdicts (the session's detector at this decision's time). */
+    public ClusterLoad ejecting(java.util.function.Predicate<Pod> ejectedPods) {
+        this.ejected = ejectedPods;
+        return this;
+    }
+
+    @Override
+    public boolean ejected(Pod pod) {
+        return ejected.test(pod);
     }
 
     @Override

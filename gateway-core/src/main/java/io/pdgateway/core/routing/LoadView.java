@@ -45,6 +45,11 @@ public interface LoadView {
         return Double.NaN;
     }
 
+    /** Outlier detection took the pod out of routing for now (it refused connections or failed its scrapes). */
+    default boolean ejected(Pod pod) {
+        return false;
+    }
+
     /** token_load: prompt tokens the prefill pod is computing now. */
     default long activeTokens(Pod pod) {
         return 0;

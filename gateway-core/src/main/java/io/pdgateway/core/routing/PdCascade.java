@@ -8,6 +8,7 @@ import io.pdgateway.core.routing.fastpath.CombinedOverflowFastPath;
 import io.pdgateway.core.routing.fastpath.DecodeImbalanceFastPath;
 import io.pdgateway.core.routing.fastpath.NoCompletePairFallback;
 import io.pdgateway.core.routing.fastpath.PrefillImbalanceFastPath;
+import io.pdgateway.core.routing.filter.EjectedPodsFilter;
 import io.pdgateway.core.routing.filter.ExcludedPodsFilter;
 import io.pdgateway.core.routing.filter.PromptLengthBucketFilter;
 import io.pdgateway.core.routing.filter.RolesetCompletenessFilter;
@@ -50,6 +51,7 @@ public final class PdCascade {
         boolean bucketing = settings.promptLengthBucketing();
         List<PodFilter> filters = new ArrayList<>();
         filters.add(new ExcludedPodsFilter());
+        filters.add(new EjectedPodsFilter());
         filters.add(new RolesetCompletenessFilter());
         filters.add(bucketing ? new PromptLengthBucketFilter() : new StandardPodGateFilter());
         List<FastPath> fastPaths = new ArrayList<>();

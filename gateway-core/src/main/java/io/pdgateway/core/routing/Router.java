@@ -39,6 +39,16 @@ public final class Router implements RouteDecider {
                 standalone.add(pod);
             }
         }
+        // Outlier detection: leave out ejected pods, unless that leaves none (then take the chance, as Envoy's panic).
+        List<Pod> live = new ArrayList<>(standalone.size());
+        for (Pod pod : standalone) {
+            if (!context.load().ejected(pod)) {
+                live.add(pod);
+            }
+        }
+        if (!live.isEmpty()) {
+            standalone = live;
+        }
         if (standalone.isEmpty()) {
             return RouteDecision.none(Verdict.NO_STANDALONE_POD, strategy, Step.NO_CANDIDATE, "strategy " + strategy
                     + " needs a pod that is neither prefill nor decode (and not excluded); use routing-strategy: pd");

@@ -19,6 +19,7 @@ import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.Profile;
+import io.pdgateway.core.outlier.OutlierDetector;
 import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.PdCascade;
@@ -75,6 +76,7 @@ public final class RoutingSession {
     private final BucketServe bucketServe;
     private final Map<String, ModelLane> lanes = new ConcurrentHashMap<>();
     private volatile Supplier<RemoteLoad> remote = () -> RemoteLoad.NONE;
+    private volatile OutlierDetector outliers;
     private ClusterSnapshot lastSeen;
     private Map<String, String> lastPresent = Map.of();
     private long lastJanitorNanos;
@@ -203,6 +205,10 @@ public final class RoutingSession {
         synchronized (lane) {
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), prefillModels, start,
                     clock.epochMillis());
+            OutlierDetector ejecting = outliers;
+            if (ejecting != null) {
+                load.ejecting(pod -> ejecting.ejected(pod, start));
+            }
             PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,
                     settings.prefixCacheBlockTokens());
             RoutingContext context = new RoutingContext(request, model, load, prefix, lane.random,
@@ -250,6 +256,10 @@ public final class RoutingSession {
             caches.retainOnly(snapshot);
             prefillModels.retainOnly(lastPresent.keySet());
             lanes.keySet().retainAll(modelNames(snapshot));
+            OutlierDetector ejecting = outliers;
+            if (ejecting != null) {
+                ejecting.retainOnly(lastPresent.keySet());
+            }
             lastSeen = snapshot;
         }
         // Every tick, not only on a change: a decision made on the previous view may have charged a pod since.
@@ -330,6 +340,14 @@ public final class RoutingSession {
             }
         }
         return pods;
+    }
+
+    /**
+     * Where outlier detection's verdicts come from: the edge reports refused connections and failed scrapes to it,
+     * and routing leaves its ejected pods out. None (no pod ejected) until set.
+     */
+    public void ejectWith(OutlierDetector detector) {
+        this.outliers = detector;
     }
 
     /** Where the other replicas' charges come from (Redis); none until set. */

@@ -81,5 +81,28 @@ public final class SpecEnv {
     /** pd-gateway's own: a file of client API keys, one per line ('#' starts a comment). */
     public static final String API_KEYS_FILE = "PD_GATEWAY_API_KEYS_FILE";
 
+    // ---- Upstream bounds, outlier ejection and the scraper's budget (pd-gateway's own; the spec has none) ----
+    /** pd-gateway's own: seconds a standard pod's stream has for its first body chunk (504 before it). */
+    public static final String UPSTREAM_FIRST_BYTE_TIMEOUT = "PD_GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT";
+    /** pd-gateway's own: longest gap in seconds between two chunks of a standard pod's stream (cut short after). */
+    public static final String UPSTREAM_STREAM_IDLE_TIMEOUT = "PD_GATEWAY_UPSTREAM_STREAM_IDLE_TIMEOUT";
+    /**
+     * pd-gateway's own: seconds a non-streaming answer may take in full, from a standard pod, and from a decode pod
+     * while AIBRIX_DECODE_RESPONSE_TIMEOUT is at the spec's 0.
+     */
+    public static final String UPSTREAM_RESPONSE_TIMEOUT = "PD_GATEWAY_UPSTREAM_RESPONSE_TIMEOUT";
+    /** pd-gateway's own: seconds a client that stopped reading may hold a stream before the gateway closes it. */
+    public static final String CLIENT_WRITE_STALL_TIMEOUT = "PD_GATEWAY_CLIENT_WRITE_STALL_TIMEOUT";
+    /** pd-gateway's own: consecutive connection or scrape failures that eject a pod from routing. */
+    public static final String OUTLIER_CONSECUTIVE_FAILURES = "PD_GATEWAY_OUTLIER_CONSECUTIVE_FAILURES";
+    /** pd-gateway's own: first ejection of a pod, in ms (doubles with each ejection in a row). */
+    public static final String OUTLIER_BASE_EJECTION_MS = "PD_GATEWAY_OUTLIER_BASE_EJECTION_MS";
+    /** pd-gateway's own: longest ejection of a pod, in ms. */
+    public static final String OUTLIER_MAX_EJECTION_MS = "PD_GATEWAY_OUTLIER_MAX_EJECTION_MS";
+    /** pd-gateway's own: most scrapes the scraper starts per refresh interval. */
+    public static final String SCRAPE_MAX_PER_INTERVAL = "PD_GATEWAY_SCRAPE_MAX_PER_INTERVAL";
+    /** pd-gateway's own: longest pause in ms between two scrapes of a pod whose scrapes keep failing. */
+    public static final String SCRAPE_MAX_BACKOFF_MS = "PD_GATEWAY_SCRAPE_MAX_BACKOFF_MS";
+
     private SpecEnv() {}
 }

@@ -18,6 +18,19 @@ public final class FixedLoad implements LoadView {
     private final Map<String, long[]> tokens = new HashMap<>();
     private final Map<String, Double> decodeAge = new HashMap<>();
 
+    private final Set<String> ejected = new HashSet<>();
+
+    /** Outlier detection took the pod out. */
+    public FixedLoad ejecting(String pod) {
+        ejected.add(pod);
+        return this;
+    }
+
+    @Override
+    public boolean ejected(Pod pod) {
+        return ejected.contains(pod.name());
+    }
+
     /** token_load prefill counters. */
     public FixedLoad tokens(String pod, long active, long kv) {
         tokens.put(pod, new long[] {active, kv, tokens.getOrDefault(pod, new long[3])[2]});

@@ -123,6 +123,35 @@ class RoutingSessionTest {
         routed.lease().release();
     }
 
+    /**
+     * tokenLoadSessionTTLSeconds per profile: "long" remembers a session for 7,200 s, the environment for 1,800 s.
+     * After an hour and a janitor pass, a longer prompt on the same key is charged only its growth under "long"
+     * (request cost 3,500 + 100 new tokens) and the whole prompt under the environment's TTL (3,500 + 220).
+     */
+    @Test
+    void profileSessionTtl_governsTheJanitorsExpiry_forThatProfilesKeys() {
+        String config = "{\"profiles\":{\"default\":{\"routingStrategy\":\"pd\"},\"long\":{\"routingStrategy\":"
+                + "\"pd\",\"routingConfig\":{\"tokenLoadSessionTTLSeconds\":7200}}}}";
+        RoutingSession session = session(Map.of("AIBRIX_TOKEN_LOAD_SESSION_TTL_SECONDS", "1800"), twoRolesets(config));
+        long[] charged = new long[2];
+        String[] profiles = {"long", null};
+        for (int i = 0; i < 2; i++) {
+            Admission admission = session.admit("m", null, profiles[i]);
+            session.route(admission, features("a".repeat(100)), "first" + i, "key-" + i).lease().release();
+        }
+        clock.advanceSeconds(3600);
+        session.tick(); // the janitor runs: the environment's 1,800 s key is gone, the profile's 7,200 s key stays
+        for (int i = 0; i < 2; i++) {
+            Routed again = session.route(session.admit("m", null, profiles[i]), features("a".repeat(200)), "second" + i,
+                    "key-" + i);
+            charged[i] = session.tokens().activeTokens(again.decision().prefill().id());
+            again.lease().release();
+        }
+        assertThat(charged[0]).as("profile 'long': only the growth").isEqualTo(3500 + 100);
+        assertThat(charged[1]).as("environment TTL: the whole prompt again").isEqualTo(3500 + 220);
+        assertThat(session.sessionCount()).isEqualTo(2);
+    }
+
     @Test
     void unknownDecodePolicyInProfile_warnedOnce_defaultKept() {
         RoutingSession session = session(Map.of(), twoRolesets(PROFILE_TTL));

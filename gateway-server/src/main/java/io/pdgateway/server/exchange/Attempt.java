@@ -17,7 +17,8 @@ final class Attempt {
     LegPlan plan;
     PrefillCall prefillCall;
     UpstreamLeg decodeLeg;
-    DecodeWatchdog watchdog;
+    LegWatchdog watchdog;
+    WriteStall stall;
     LegTrace prefillTrace = LegTrace.OFF;
     LegTrace decodeTrace = LegTrace.OFF;
     private boolean over;
@@ -47,6 +48,9 @@ final class Attempt {
         over = true;
         if (watchdog != null) {
             watchdog.stop();
+        }
+        if (stall != null) {
+            stall.stop();
         }
         if (failed) {
             if (prefillCall != null && prefillCall.running()) {

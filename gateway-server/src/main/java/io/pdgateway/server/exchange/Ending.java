@@ -18,6 +18,13 @@ enum Ending {
     PREFILL_FAILED("pd_prefill_fail", "prefill_failed"),
     /** The decode watchdog gave up on the decode pod (spec: counted with status_code 504 even on a cut stream). */
     DECODE_WATCHDOG("pd_decode_watchdog", "decode_timeout"),
+    /** A standard pod's leg exceeded its bound (PD_GATEWAY_UPSTREAM_*): 504 before the first byte, cut short after. */
+    UPSTREAM_TIMEOUT("upstream_timeout", "upstream_timeout"),
+    /**
+     * The client stopped reading for PD_GATEWAY_CLIENT_WRITE_STALL_TIMEOUT: its connection is closed (counted as 499,
+     * the client's side); the pod is not blamed.
+     */
+    CLIENT_SLOW("client_slow", null),
     /** The decode or single pod could not be reached (502). */
     UPSTREAM_UNREACHABLE("upstream_error", "upstream_unreachable"),
     /** The decode or single pod failed before anything reached the client, or answered an error status. */

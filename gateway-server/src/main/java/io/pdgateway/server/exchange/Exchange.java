@@ -105,6 +105,9 @@ public final class Exchange {
         out.putHeader(SpecHeaders.TARGET_POD, decision.target().name());
         if (!decision.isPd()) {
             out.headers().remove(SpecHeaders.PREFILL_TARGET_POD);
+            a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.standard(up.settings().upstream()), request.stream(),
+                    why -> watchdogFired(a, why));
+            a.watchdog.start(); // a standard pod owes the answer from the moment it is asked
             sendDecode(a, request.raw());
             return;
         }
@@ -115,8 +118,8 @@ public final class Exchange {
                     + " is not supported by this gateway version", null);
             return;
         }
-        a.watchdog = new DecodeWatchdog(up.vertx(), a.routed.admission().knobs(), request.stream(),
-                why -> watchdogFired(a, why));
+        a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.decode(a.routed.admission().knobs(),
+                up.settings().upstream()), request.stream(), why -> watchdogFired(a, why));
         LegRequest legs = new LegRequest(request.path(), request.raw(), request.body(), admittedBody,
                 decision.prefill(), decision.target(), up.settings().engines().kvConnectorType(), requestId, null);
         if (adapter.prerequisite() == null) {
@@ -169,6 +172,7 @@ public final class Exchange {
 
     private void prefillAnswered(Attempt a, byte[] response) {
         a.prefillTrace.answered(200);
+        up.outliers().answered(a.routed.decision().prefill());
         byte[] decodeBody = null;
         if (a.plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
             try {
@@ -187,7 +191,7 @@ public final class Exchange {
         if (decodeBody != null) {
             sendDecode(a, decodeBody);
         }
-        a.watchdog.prefillSucceeded();
+        a.watchdog.start(); // the prefill succeeded: from now on the decode pod owes the answer
     }
 
     private void prefillFailed(Attempt a, LegFailure failure) {
@@ -195,6 +199,9 @@ public final class Exchange {
         up.metrics().prefillFailed(failure.metricStatus(), failure.metricCode());
         LOG.warn("request {}: prefill on {} failed: {}", requestId, a.routed.decision().prefill().id(),
                 failure.message());
+        if (failure.connectionFailed()) {
+            up.outliers().failed(a.routed.decision().prefill(), failure.message());
+        }
         a.aborter.abort(a.prefillCall.leg(), a.plan.prefillAbort()); // a timed-out prefill still runs at the pod
         if (done || a.over()) {
             return;
@@ -253,6 +260,7 @@ public final class Exchange {
                         return;
                     }
                     leg.finished();
+                    up.outliers().failed(leg.pod(), String.valueOf(err.getMessage()));
                     a.decodeTrace.failed(Ending.UPSTREAM_UNREACHABLE.metricStatus());
                     fail(Ending.UPSTREAM_UNREACHABLE, 502, (a.routed.decision().isPd() ? "decode" : "target") + " pod "
                             + leg.pod().name() + " unreachable: " + err.getMessage(), null);
@@ -261,6 +269,7 @@ public final class Exchange {
 
     /** Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). */
     private void relay(Attempt a, UpstreamLeg leg, HttpClientResponse response) {
+        up.outliers().answered(leg.pod()); // it answered: whatever it says, it is not a dead pod
         response.handler(chunk -> {
             if (done || a.over() || !leg.running()) {
                 return;
@@ -271,8 +280,7 @@ public final class Exchange {
             phases.chunk(chunk);
             answer.write(response, chunk);
             if (out.writeQueueFull()) {
-                response.pause();
-                out.drainHandler(v -> response.resume());
+                clientStalled(a, response);
             }
         });
         response.exceptionHandler(err -> {
@@ -309,17 +317,58 @@ public final class Exchange {
         });
     }
 
+    /**
+     * The client stopped reading: its write queue is full. The pod's answer pauses (the queue stays bounded), the
+     * pod's timers stop (its silence is the client's doing), and the client gets PD_GATEWAY_CLIENT_WRITE_STALL_TIMEOUT
+     * to read again before its connection is closed and the request ends as client_slow, never blamed on the pod.
+     */
+    private void clientStalled(Attempt a, HttpClientResponse response) {
+        response.pause();
+        if (a.watchdog != null) {
+            a.watchdog.clientStalled();
+        }
+        if (a.stall == null) {
+            a.stall = new WriteStall(up.vertx(), up.settings().upstream().clientWriteStallSeconds(),
+                    () -> clientTooSlow(a));
+        }
+        a.stall.begin();
+        out.drainHandler(v -> {
+            if (done || a.over()) {
+                return;
+            }
+            a.stall.end();
+            if (a.watchdog != null) {
+                a.watchdog.clientDrained();
+            }
+            response.resume();
+        });
+    }
+
+    private void clientTooSlow(Attempt a) {
+        if (done || a.over()) {
+            return;
+        }
+        LOG.info("request {}: the client read nothing for {} s; closing its connection", requestId,
+                up.settings().upstream().clientWriteStallSeconds());
+        finish(Ending.CLIENT_SLOW, 499);
+        out.reset();
+    }
+
     private void watchdogFired(Attempt a, String why) {
         if (done || a.over()) {
             return;
         }
-        LOG.warn("request {}: decode watchdog on {}: {}", requestId, a.routed.decision().target().id(), why);
+        boolean pd = a.routed.decision().isPd();
+        Ending ending = pd ? Ending.DECODE_WATCHDOG : Ending.UPSTREAM_TIMEOUT;
+        String header = pd ? SpecHeaders.ERROR_PD_DECODE : null;
+        LOG.warn("request {}: {} on {}: {}", requestId, pd ? "decode watchdog" : "upstream timeout",
+                a.routed.decision().target().id(), why);
         if (!answer.started()) {
-            fail(Ending.DECODE_WATCHDOG, 504, why, SpecHeaders.ERROR_PD_DECODE);
+            fail(ending, 504, why, header);
         } else {
             // Spec: a 200 with a truncated body and a stream error; counted with the 504 all the same.
-            finish(Ending.DECODE_WATCHDOG, 504);
-            answer.cutShort(error(Ending.DECODE_WATCHDOG, 504, why, SpecHeaders.ERROR_PD_DECODE));
+            finish(ending, 504);
+            answer.cutShort(error(ending, 504, why, header));
         }
     }
 

@@ -15,10 +15,13 @@ public record LegFailure(int clientStatus, String metricStatus, int metricCode, 
 
     static LegFailure httpStatus(int status, byte[] body) {
         String snippet = new String(body, 0, Math.min(body.length, 300), java.nio.charset.StandardCharsets.UTF_8);
-        int clientStatus = status >= 400 && status < 500 ? status : 502;
+        boolean clientError = status >= 400 && status < 500;
+        int clientStatus = clientError ? status : 502;
+        // Only a 4xx with a body of its own is passed through; a redirect or an empty answer becomes the gateway's
+        // OpenAI-style error (the client must never get an empty 502).
         return new LegFailure(clientStatus, "http_error", status,
-                "prefill pod answered " + status + ": " + snippet, status < 500 ? body : null,
-                status == 502 || status == 503 || status == 504);
+                "prefill pod answered " + status + (snippet.isEmpty() ? "" : ": " + snippet),
+                clientError && body.length > 0 ? body : null, status == 502 || status == 503 || status == 504);
     }
 
     static LegFailure timeout(long millis) {
@@ -27,6 +30,11 @@ public record LegFailure(int clientStatus, String metricStatus, int metricCode, 
 
     static LegFailure transport(Throwable cause) {
         return new LegFailure(502, "error", 502, "prefill pod unreachable: " + cause.getMessage(), null, true);
+    }
+
+    /** The pod refused or broke the connection: outlier detection counts it. */
+    public boolean connectionFailed() {
+        return "error".equals(metricStatus) && transientFault;
     }
 
     public static LegFailure protocol(String message) {

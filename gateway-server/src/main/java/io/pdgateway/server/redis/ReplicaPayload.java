@@ -24,13 +24,21 @@ final class ReplicaPayload {
 
     /** The pods of one payload, or an empty map when it is not one this version understands. */
     static Map<String, RemoteLoad.PodLoad> decode(String value) {
+        return decode(value, Long.MIN_VALUE);
+    }
+
+    /**
+     * As {@link #decode(String)}, stamped {@code atEpochMillis} (the reader's clock) instead of the writer's own
+     * stamp; {@code Long.MIN_VALUE} keeps the writer's.
+     */
+    static Map<String, RemoteLoad.PodLoad> decode(String value, long atEpochMillis) {
         Map<String, RemoteLoad.PodLoad> pods = new HashMap<>();
         String[] lines = value.split("\n");
         if (lines.length < 2 || !VERSION.equals(lines[0])) {
             return pods;
         }
         try {
-            long at = Long.parseLong(lines[1]);
+            long at = atEpochMillis == Long.MIN_VALUE ? Long.parseLong(lines[1]) : atEpochMillis;
             for (int i = 2; i < lines.length; i++) {
                 String[] f = lines[i].split("\t");
                 if (f.length == 5) {

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,19 +35,28 @@ public final class SharedLedgerSync implements AutoCloseable {
     static final long ROUND_TIMEOUT_MS = 1_000;
 
     /**
-     * ARGV: my id, now (ms), TTL (ms), my payload. Writes my payload with a TTL, registers me, drops replicas whose
-     * heartbeat is older than the TTL, and returns the payloads of the others.
+     * ARGV: my id, TTL (ms), my payload. Liveness is judged on the store's clock, never a replica's: a replica whose
+     * wall clock is off would otherwise drop the others (clock ahead) or be dropped by them (clock behind). Writes my
+     * payload with a TTL, registers me at Redis's TIME, drops replicas whose heartbeat is older than the TTL, and
+     * returns Redis's now (ms) followed by each other replica's heartbeat (ms) and payload.
      */
     private static final String SCRIPT = """
             local prefix = 'pd-gateway:replica:'
-            redis.call('SET', prefix .. ARGV[1], ARGV[4], 'PX', ARGV[3])
-            redis.call('ZADD', 'pd-gateway:replicas', ARGV[2], ARGV[1])
-            redis.call('ZREMRANGEBYSCORE', 'pd-gateway:replicas', '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-            local out = {}
-            for _, id in ipairs(redis.call('ZRANGE', 'pd-gateway:replicas', 0, -1)) do
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            redis.call('SET', prefix .. ARGV[1], ARGV[3], 'PX', ARGV[2])
+            redis.call('ZADD', 'pd-gateway:replicas', now, ARGV[1])
+            redis.call('ZREMRANGEBYSCORE', 'pd-gateway:replicas', '-inf', now - tonumber(ARGV[2]))
+            local out = {tostring(now)}
+            local others = redis.call('ZRANGE', 'pd-gateway:replicas', 0, -1, 'WITHSCORES')
+            for i = 1, #others, 2 do
+              local id = others[i]
               if id ~= ARGV[1] then
                 local v = redis.call('GET', prefix .. id)
-                if v then table.insert(out, v) end
+                if v then
+                  table.insert(out, others[i + 1])
+                  table.insert(out, v)
+                end
               end
             end
             return out
@@ -58,6 +68,7 @@ public final class SharedLedgerSync implements AutoCloseable {
     private final RequestLedger requests;
     private final TokenLedger tokens;
     private final boolean shareDecodeLedger;
+    private final LongSupplier wallClock;
     private volatile RemoteLoad remote = RemoteLoad.NONE;
     private volatile boolean degraded;
     private long timer = -1;
@@ -66,7 +77,14 @@ public final class SharedLedgerSync implements AutoCloseable {
 
     public SharedLedgerSync(Vertx vertx, String host, int port, String password, RequestLedger requests,
             TokenLedger tokens, boolean shareDecodeLedger) {
+        this(vertx, host, port, password, requests, tokens, shareDecodeLedger, System::currentTimeMillis);
+    }
+
+    /** @param wallClock this replica's epoch milliseconds (a test skews it); Redis's clock decides liveness */
+    public SharedLedgerSync(Vertx vertx, String host, int port, String password, RequestLedger requests,
+            TokenLedger tokens, boolean shareDecodeLedger, LongSupplier wallClock) {
         this.vertx = vertx;
+        this.wallClock = wallClock;
         RedisOptions options = new RedisOptions().setConnectionString("redis://" + host + ":" + port);
         if (password != null) {
             options.setPassword(password);
@@ -96,8 +114,8 @@ public final class SharedLedgerSync implements AutoCloseable {
         }
         roundInFlight = true;
         long thisRound = ++round;
-        long now = System.currentTimeMillis();
-        Request call = Request.cmd(Command.EVAL).arg(SCRIPT).arg(0).arg(replicaId).arg(now).arg(REPLICA_TTL_MS)
+        long now = wallClock.getAsLong();
+        Request call = Request.cmd(Command.EVAL).arg(SCRIPT).arg(0).arg(replicaId).arg(REPLICA_TTL_MS)
                 .arg(ReplicaPayload.encode(now, localLoad()));
         long watchdog = vertx.setTimer(ROUND_TIMEOUT_MS, id -> {
             if (round == thisRound && roundInFlight) {
@@ -123,7 +141,7 @@ public final class SharedLedgerSync implements AutoCloseable {
     private Map<String, RemoteLoad.PodLoad> localLoad() {
         Map<String, RemoteLoad.PodLoad> pods = new HashMap<>();
         long nanos = System.nanoTime();
-        long now = System.currentTimeMillis();
+        long now = wallClock.getAsLong();
         requests.runningByPod().forEach((id, running) -> pods.put(id, new RemoteLoad.PodLoad(running, 0, 0, 0, now)));
         if (shareDecodeLedger) {
             for (String id : tokens.podIds()) {
@@ -139,12 +157,20 @@ public final class SharedLedgerSync implements AutoCloseable {
         return pods;
     }
 
+    /**
+     * Each other replica's payload, its timestamps moved onto this replica's clock: the heartbeat Redis recorded, plus
+     * the offset between this clock and Redis's (read in the same round), so a skewed replica's own stamps never
+     * age its requests wrongly.
+     */
     private void succeeded(Response response) {
+        long localNow = wallClock.getAsLong();
+        long offset = localNow - Long.parseLong(response.get(0).toString());
         List<Map<String, RemoteLoad.PodLoad>> replicas = new ArrayList<>();
-        for (Response value : response) {
-            replicas.add(ReplicaPayload.decode(value.toString()));
+        for (int i = 1; i + 1 < response.size(); i += 2) {
+            long heartbeat = (long) Double.parseDouble(response.get(i).toString());
+            replicas.add(ReplicaPayload.decode(response.get(i + 1).toString(), heartbeat + offset));
         }
-        remote = RemoteLoad.sum(replicas, System.currentTimeMillis());
+        remote = RemoteLoad.sum(replicas, localNow);
         if (degraded) {
             degraded = false;
             LOG.info("Redis reachable again: sharing the decode ledger and running counts with {} other replica(s)",

@@ -14,46 +14,74 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Scrapes every pod's Prometheus endpoint every AIBRIX_POD_METRIC_REFRESH_INTERVAL_MS and publishes the routing
- * signals to the {@link MetricsStore}. Asynchronous and bounded: at most one scrape per pod and
- * {@link #MAX_CONCURRENT_SCRAPES} overall are in flight, each with a timeout, so a slow or dead pod only makes its own
- * metrics stale and never delays routing or the other pods' scrapes.
+ * signals to the {@link MetricsStore}. Asynchronous and bounded: at most one scrape per pod,
+ * {@link #MAX_CONCURRENT_SCRAPES} overall and PD_GATEWAY_SCRAPE_MAX_PER_INTERVAL started per interval are in flight,
+ * each with a timeout, so a slow or dead pod only makes its own metrics stale and never delays routing or the other
+ * pods' scrapes. Pods are taken round-robin from where the last interval stopped, so with more pods than one
+ * interval's budget every pod still gets its turn; each round over all pods then takes longer, and the stale limit
+ * widens with it (three rounds). A pod whose scrapes fail is asked again after a pause that doubles up to
+ * PD_GATEWAY_SCRAPE_MAX_BACKOFF_MS, so dead pods cost little. Each scrape's outcome goes to outlier detection.
  */
 public final class EngineMetricsScraper implements AutoCloseable {
     /** Upstream runs 10 scrape workers; async scrapes are cheap, but a bound still protects pods and the gateway. */
     static final int MAX_CONCURRENT_SCRAPES = 32;
     /** A scrape slower than this is abandoned; the pod's metrics turn stale if it keeps failing. */
     static final long SCRAPE_TIMEOUT_MS = 1_000;
-    /** Metrics older than this read as absent: two missed scrape timeouts. */
+    /** Metrics older than this read as absent: two missed scrape timeouts (widened when rounds take longer). */
     public static final long STALE_AFTER_NANOS = 2 * SCRAPE_TIMEOUT_MS * 1_000_000L;
+    /** A pod's metrics are kept this many of the scraper's rounds before they read as absent. */
+    static final int STALE_AFTER_ROUNDS = 3;
+
+    /** Reports what each scrape found. */
+    public interface Outcome {
+        void failed(Pod pod, String why);
+
+        void answered(Pod pod);
+    }
 
     private final Vertx vertx;
     private final EngineAdapters engines;
     private final PodSource pods;
     private final MetricsStore store;
     private final long intervalMs;
+    private final int budgetPerInterval;
+    private final long maxBackoffNanos;
     private final HttpClient client;
-    private final Consumer<Pod> failed;
+    private final Outcome outcome;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, CounterRate> generationRates = new ConcurrentHashMap<>();
+    /** Pods whose last scrapes failed: how many in a row, and when to ask next. */
+    private final Map<String, long[]> backoff = new ConcurrentHashMap<>();
+    private ClusterSnapshot seen;
+    private List<Pod> order = List.of();
+    private int cursor;
     private long timer = -1;
 
-    /** @param failed told of every scrape that failed or timed out (the pod's metrics then age out) */
+    /**
+     * @param budgetPerInterval scrapes started per interval at most
+     * @param maxBackoffMillis the longest pause between two scrapes of a pod that keeps failing
+     * @param outcome told of every scrape's outcome (outlier detection; the failure counter)
+     */
     public EngineMetricsScraper(Vertx vertx, PodSource pods, EngineAdapters engines, MetricsStore store,
-            long intervalMs, Consumer<Pod> failed) {
+            long intervalMs, int budgetPerInterval, long maxBackoffMillis, Outcome outcome) {
         this.vertx = vertx;
         this.engines = engines;
         this.pods = pods;
         this.store = store;
         this.intervalMs = intervalMs;
-        this.failed = failed;
+        this.budgetPerInterval = budgetPerInterval;
+        this.maxBackoffNanos = TimeUnit.MILLISECONDS.toNanos(maxBackoffMillis);
+        this.outcome = outcome;
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout((int) SCRAPE_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(1));
     }
@@ -64,17 +92,54 @@ public final class EngineMetricsScraper implements AutoCloseable {
 
     private void scrapeAll() {
         ClusterSnapshot snapshot = pods.current();
-        Set<String> present = new HashSet<>();
-        for (ModelPods model : snapshot.models()) {
-            for (Pod pod : model.pods()) {
-                present.add(pod.id());
-                if (inFlight.size() < MAX_CONCURRENT_SCRAPES && inFlight.add(pod.id())) {
-                    scrape(pod);
+        if (snapshot != seen) {
+            seen = snapshot;
+            List<Pod> all = new ArrayList<>();
+            Set<String> present = new HashSet<>();
+            for (ModelPods model : snapshot.models()) {
+                for (Pod pod : model.pods()) {
+                    if (present.add(pod.id())) {
+                        all.add(pod);
+                    }
                 }
             }
+            order = all;
+            cursor = 0;
+            store.retainOnly(present);
+            generationRates.keySet().retainAll(present);
+            backoff.keySet().retainAll(present);
+            long rounds = Math.max(1, (all.size() + budgetPerInterval - 1) / budgetPerInterval);
+            store.staleAfter(Math.max(STALE_AFTER_NANOS,
+                    STALE_AFTER_ROUNDS * rounds * TimeUnit.MILLISECONDS.toNanos(intervalMs)));
         }
-        store.retainOnly(present);
-        generationRates.keySet().retainAll(present);
+        int n = order.size();
+        long now = System.nanoTime();
+        int started = 0;
+        int looked = 0;
+        while (looked < n && started < budgetPerInterval && inFlight.size() < MAX_CONCURRENT_SCRAPES) {
+            Pod pod = order.get((cursor + looked) % n);
+            looked++;
+            long[] failing = backoff.get(pod.id());
+            if (failing != null && now - failing[1] < 0) {
+                continue; // resting after failures
+            }
+            if (inFlight.add(pod.id())) {
+                started++;
+                scrape(pod);
+            }
+        }
+        cursor = n == 0 ? 0 : (cursor + looked) % n;
+    }
+
+    private void failedScrape(Pod pod, String why) {
+        long now = System.nanoTime();
+        backoff.compute(pod.id(), (id, f) -> {
+            long inARow = f == null ? 1 : f[0] + 1;
+            long pause = Math.min(maxBackoffNanos,
+                    TimeUnit.MILLISECONDS.toNanos(intervalMs) << Math.min(20, inARow));
+            return new long[] {inARow, now + pause};
+        });
+        outcome.failed(pod, why);
     }
 
     private void scrape(Pod pod) {
@@ -88,12 +153,14 @@ public final class EngineMetricsScraper implements AutoCloseable {
                 .onComplete(ar -> {
                     inFlight.remove(pod.id());
                     if (ar.succeeded()) {
+                        backoff.remove(pod.id());
+                        outcome.answered(pod);
                         long now = System.nanoTime();
                         String text = ar.result().toString(StandardCharsets.UTF_8);
                         Map<String, Double> values = PrometheusText.sums(text, names.wanted());
                         store.put(pod.id(), toMetrics(pod, names, values, kvCapacityTokens(names, text, values), now));
                     } else {
-                        failed.accept(pod);
+                        failedScrape(pod, "scrape: " + ar.cause().getMessage());
                     }
                 });
     }

@@ -13,12 +13,21 @@ import java.util.function.LongSupplier;
  */
 public final class MetricsStore {
     private final Map<String, PodMetrics> latest = new ConcurrentHashMap<>();
-    private final long staleAfterNanos;
+    private volatile long staleAfterNanos;
     private final LongSupplier nanoClock;
 
     public MetricsStore(long staleAfterNanos, LongSupplier nanoClock) {
         this.staleAfterNanos = staleAfterNanos;
         this.nanoClock = nanoClock;
+    }
+
+    /** A new stale limit: the scraper widens it when its rounds over many pods take longer than the default allows. */
+    public void staleAfter(long nanos) {
+        this.staleAfterNanos = nanos;
+    }
+
+    public long staleAfterNanos() {
+        return staleAfterNanos;
     }
 
     public void put(String podId, PodMetrics metrics) {

@@ -102,12 +102,18 @@ class PrerequisiteCacheTest {
         assertThatThrownBy(() -> get(cache.get(pod, adapter.prerequisite()))).hasMessageContaining("Python KV-cache transceiver");
     }
 
+    /**
+     * The failure must be the spec's 3 s deadline: its own message says so, and it cannot come sooner. There is no
+     * wall-clock ceiling beyond the future's own 10 s: how late an event-loop timer fires on a loaded machine measures
+     * the scheduler, not the cache (the former 4 s ceiling is what made this test fail now and then on a busy
+     * 2-core runner).
+     */
     @Test
-    void silentWorker_givenUpAfterThreeSeconds() {
+    void silentWorker_givenUpAtTheThreeSecondDeadline() {
         answer.set(null);
         long started = System.nanoTime();
         assertThatThrownBy(() -> get(cache.get(pod, adapter.prerequisite()))).hasMessageContaining("did not answer within 3000 ms");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(2900),
-                Duration.ofSeconds(4));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(2990));
+        assertThat(lookups).as("asked once, not retried").hasValue(1);
     }
 }

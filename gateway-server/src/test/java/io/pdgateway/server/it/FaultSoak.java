@@ -12,6 +12,7 @@ import io.pdgateway.sim.SimRole;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +42,11 @@ import org.junit.jupiter.api.Test;
  *   <li>{@value #CLEAN}: a clean pair whose clients walk away from half their streams: every other request succeeds,
  *       and the gateways record exactly the walk-aways, as client_cancel.</li>
  * </ul>
- * Meanwhile Redis is killed and restarted and the pod file broken and mended, which must fail nothing. At the end
+ * Further, {@value #STANDARD} is served by one standard pod under the same chaos and counted with {@value #FAULTY}
+ * (its hangs end at the PD_GATEWAY_UPSTREAM_* bounds), and a client of {@value #SLOW} opens long streams it never
+ * reads: each must end as client_slow, none as a decode watchdog. Meanwhile Redis is killed and restarted, the pod
+ * file broken and mended, and a pair of the faulty model removed from it and re-created under load, which must fail
+ * nothing. At the end
  * every ledger, tracker and open stream is back to zero (TestCluster), the file descriptors are where they were
  * after the first minute, no pod holds more connections than the clients explain, and no request waited longer
  * than the timeouts allow.
@@ -49,15 +54,21 @@ import org.junit.jupiter.api.Test;
 class FaultSoak {
     static final String FAULTY = "soak-faulty";
     static final String CLEAN = "soak-clean";
+    static final String STANDARD = "soak-standard";
+    static final String SLOW = "soak-slow";
     private static final String CHAT = "/v1/chat/completions";
     /**
      * Short timeouts, so that hung legs are cut quickly and many faults fit in the run, yet far above anything a
      * healthy simulated leg takes even on a busy machine: a timeout without a fault would break the bookkeeping.
      */
-    private static final Map<String, String> ENV = Map.of("ROUTING_ALGORITHM", "pd",
-            "AIBRIX_PROMPT_LENGTH_BUCKETING", "true", "AIBRIX_PREFILL_REQUEST_TIMEOUT", "3",
-            "AIBRIX_DECODE_FIRST_RESPONSE_TIMEOUT", "3", "AIBRIX_DECODE_RESPONSE_TIMEOUT", "5",
-            "AIBRIX_DECODE_STREAM_IDLE_TIMEOUT", "3", "AIBRIX_DECODE_SCORE_POLICY", "token_load");
+    private static final Map<String, String> ENV = Map.ofEntries(Map.entry("ROUTING_ALGORITHM", "pd"),
+            Map.entry("AIBRIX_PROMPT_LENGTH_BUCKETING", "true"), Map.entry("AIBRIX_PREFILL_REQUEST_TIMEOUT", "3"),
+            Map.entry("AIBRIX_DECODE_FIRST_RESPONSE_TIMEOUT", "3"), Map.entry("AIBRIX_DECODE_RESPONSE_TIMEOUT", "5"),
+            Map.entry("AIBRIX_DECODE_STREAM_IDLE_TIMEOUT", "3"), Map.entry("AIBRIX_DECODE_SCORE_POLICY", "token_load"),
+            Map.entry("PD_GATEWAY_UPSTREAM_FIRST_BYTE_TIMEOUT", "3"),
+            Map.entry("PD_GATEWAY_UPSTREAM_STREAM_IDLE_TIMEOUT", "3"),
+            Map.entry("PD_GATEWAY_UPSTREAM_RESPONSE_TIMEOUT", "5"),
+            Map.entry("PD_GATEWAY_CLIENT_WRITE_STALL_TIMEOUT", "2"));
     /** No request may take longer: the longest timeout (5 s), a retry's fast first failure, generation, 1 s slack. */
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(10);
     private static final int FAULTY_CLIENTS = 4;
@@ -65,6 +76,8 @@ class FaultSoak {
     private static final long CHAOS_INTERVAL_MS = 4_000;
     private static final long REDIS_OUTAGE_EVERY_MS = 90_000;
     private static final long POD_FILE_BREAK_EVERY_MS = 120_000;
+    /** How often a pair of the faulty model leaves the pod file for a while and comes back, under load. */
+    private static final long POD_CHURN_EVERY_MS = 30_000;
     /** Descriptors that may differ between the first minute and the end without a leak: pooled sockets coming and going. */
     private static final int FD_SLACK = 24;
 
@@ -81,13 +94,18 @@ class FaultSoak {
         try (RedisProcess redis = new RedisProcess(); TestCluster cluster = cluster(redis)) {
             GatewayServer replica = cluster.startReplica(env(redis));
             List<SimPod> faulty = List.of(cluster.simPod("f-prefill-0"), cluster.simPod("f-decode-0"),
-                    cluster.simPod("f-prefill-1"), cluster.simPod("f-decode-1"), cluster.simPod("f-standard"));
-            ExecutorService clients = Executors.newFixedThreadPool(FAULTY_CLIENTS + CLEAN_CLIENTS);
+                    cluster.simPod("f-prefill-1"), cluster.simPod("f-decode-1"), cluster.simPod("f-standard"),
+                    cluster.simPod("s-standard"));
+            ExecutorService clients = Executors.newFixedThreadPool(FAULTY_CLIENTS + CLEAN_CLIENTS + 2);
             int[] ports = {cluster.gateway().port(), replica.port()};
             for (int c = 0; c < FAULTY_CLIENTS; c++) {
                 long clientSeed = seed * 31 + c;
-                clients.submit(() -> faultyClient(cluster, ports, new SplittableRandom(clientSeed)));
+                clients.submit(() -> faultyClient(cluster, ports, new SplittableRandom(clientSeed), FAULTY));
             }
+            // A model served by one standard pod only, under the same chaos: its hangs must end at the gateway's bounds.
+            clients.submit(() -> faultyClient(cluster, ports, new SplittableRandom(seed * 41), STANDARD));
+            // Clients that stop reading their streams: each must end as client_slow, never blamed on a pod.
+            clients.submit(() -> slowReader(cluster, replica, ports, new SplittableRandom(seed * 43)));
             for (int c = 0; c < CLEAN_CLIENTS; c++) {
                 long clientSeed = seed * 37 + c;
                 clients.submit(() -> cleanClient(cluster, ports, new SplittableRandom(clientSeed)));
@@ -96,6 +114,7 @@ class FaultSoak {
             long end = start + TimeUnit.SECONDS.toNanos(seconds);
             long nextRedisOutage = start + TimeUnit.MILLISECONDS.toNanos(REDIS_OUTAGE_EVERY_MS / 3);
             long nextPodFileBreak = start + TimeUnit.MILLISECONDS.toNanos(POD_FILE_BREAK_EVERY_MS / 2);
+            long nextPodChurn = start + TimeUnit.MILLISECONDS.toNanos(POD_CHURN_EVERY_MS / 2);
             Integer fdsAfterWarmUp = null;
             while (System.nanoTime() < end && harnessErrors.isEmpty()) {
                 for (SimPod pod : faulty) {
@@ -117,6 +136,20 @@ class FaultSoak {
                     outcomes.computeIfAbsent("pod file breaks", k -> new AtomicInteger()).incrementAndGet();
                     nextPodFileBreak += TimeUnit.MILLISECONDS.toNanos(POD_FILE_BREAK_EVERY_MS);
                 }
+                if (System.nanoTime() > nextPodChurn) {
+                    // The pair leaves discovery with requests in flight on it, then comes back under the same names:
+                    // its old charges release into the void, the new pods start from zero.
+                    var prefill = cluster.entry("f-prefill-1");
+                    var decode = cluster.entry("f-decode-1");
+                    cluster.replaceEntry("f-prefill-1", null);
+                    cluster.replaceEntry("f-decode-1", null);
+                    Thread.sleep(CHAOS_INTERVAL_MS / 2); // gone long enough to be read as gone
+                    cluster.replaceEntry("f-prefill-1", prefill);
+                    cluster.replaceEntry("f-decode-1", decode);
+                    outcomes.computeIfAbsent("pod pair removed and re-created", k -> new AtomicInteger())
+                            .incrementAndGet();
+                    nextPodChurn += TimeUnit.MILLISECONDS.toNanos(POD_CHURN_EVERY_MS);
+                }
                 if (fdsAfterWarmUp == null && System.nanoTime() - start > TimeUnit.SECONDS.toNanos(Math.min(60,
                         seconds / 4))) {
                     fdsAfterWarmUp = OpenFiles.count();
@@ -133,7 +166,13 @@ class FaultSoak {
             int injected = faulty.stream().mapToInt(SimPod::faultsInjected).sum();
             int retries = (int) sum(cluster.gateway(), replica, "pd_gateway_prefill_retries", null, null);
             int faultyErrors = count("faulty error");
-            int recordedFaulty = (int) sum(cluster.gateway(), replica, "gateway_request_model_fail", "model", FAULTY);
+            int recordedFaulty = (int) (sum(cluster.gateway(), replica, "gateway_request_model_fail", "model", FAULTY)
+                    + sum(cluster.gateway(), replica, "gateway_request_model_fail", "model", STANDARD));
+            int recordedSlow = (int) sum(cluster.gateway(), replica, "gateway_request_model_fail", "model", SLOW);
+            int slowRecorded = (int) sum(cluster.gateway(), replica, "gateway_request_model_fail", "status",
+                    "client_slow");
+            int watchdogOnSlow = (int) sum2(cluster.gateway(), replica, "gateway_request_model_fail", "model", SLOW,
+                    "status", "pd_decode_watchdog");
             int recordedClean = (int) sum(cluster.gateway(), replica, "gateway_request_model_fail", "model", CLEAN);
             int cancelledClean = (int) sum(cluster.gateway(), replica, "gateway_request_model_fail", "status",
                     "client_cancel");
@@ -149,9 +188,13 @@ class FaultSoak {
             assertThat(count("clean error")).as("clean-model requests that failed").isZero();
             assertThat(recordedClean).as("clean-model failures = walk-aways").isEqualTo(count("clean walked away"));
             assertThat(cancelledClean).isEqualTo(count("clean walked away"));
+            assertThat(count("slow readers closed")).as("slow readers").isPositive();
+            assertThat(slowRecorded).as("client_slow = slow readers closed").isEqualTo(count("slow readers closed"));
+            assertThat(recordedSlow).as("slow-model failures = slow readers").isEqualTo(count("slow readers closed"));
+            assertThat(watchdogOnSlow).as("slow readers blamed on the decode pod").isZero();
             assertThat(Duration.ofNanos(longestNanos.get())).as("longest wait").isLessThan(LONGEST_WAIT);
             for (String pod : new String[] {"f-prefill-0", "f-decode-0", "f-prefill-1", "f-decode-1", "f-standard",
-                    "c-prefill", "c-decode"}) {
+                    "s-standard", "c-prefill", "c-decode", "slow-prefill", "slow-decode"}) {
                 assertThat(cluster.simPod(pod).openConnections()).as("connections open at " + pod)
                         .isLessThanOrEqualTo(2 * (FAULTY_CLIENTS + CLEAN_CLIENTS) + 2);
             }
@@ -180,6 +223,14 @@ class FaultSoak {
         cluster.withSimOptions(b -> b.modelName(CLEAN).timeScale(TestCluster.TIME_SCALE * 10))
                 .pod("c-prefill", SimRole.PREFILL, "rs-c", cleanModel, null)
                 .pod("c-decode", SimRole.DECODE, "rs-c", cleanModel, null);
+        Map<String, String> standardModel = Map.of(SpecLabels.MODEL_NAME, STANDARD);
+        cluster.withSimOptions(b -> b.modelName(STANDARD))
+                .pod("s-standard", SimRole.COMBINED, null, standardModel,
+                        "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}");
+        Map<String, String> slowModel = Map.of(SpecLabels.MODEL_NAME, SLOW);
+        cluster.withSimOptions(b -> b.modelName(SLOW))
+                .pod("slow-prefill", SimRole.PREFILL, "rs-s", slowModel, null)
+                .pod("slow-decode", SimRole.DECODE, "rs-s", slowModel, null);
         return cluster.startGateway(env(redis));
     }
 
@@ -207,10 +258,10 @@ class FaultSoak {
         return none.withDropAfterTokens(random.nextInt(0, 8));
     }
 
-    private void faultyClient(TestCluster cluster, int[] ports, SplittableRandom random) {
+    private void faultyClient(TestCluster cluster, int[] ports, SplittableRandom random, String model) {
         while (running.get()) {
             boolean stream = random.nextInt(10) < 6;
-            String body = "{\"model\":\"" + FAULTY + "\",\"messages\":[{\"role\":\"user\",\"content\":\"soak "
+            String body = "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"soak "
                     + random.nextInt(1_000_000) + " " + "word ".repeat(random.nextInt(1, 200)) + "\"}],\"max_tokens\":"
                     + random.nextInt(4, 48) + ",\"stream\":" + stream + "}";
             long started = System.nanoTime();
@@ -254,6 +305,54 @@ class FaultSoak {
                 return;
             }
         }
+    }
+
+    /**
+     * Opens a long stream with a small receive window and never reads it; waits until a gateway closes it as
+     * client_slow (PD_GATEWAY_CLIENT_WRITE_STALL_TIMEOUT), then does it again.
+     */
+    private void slowReader(TestCluster cluster, GatewayServer replica, int[] ports, SplittableRandom random) {
+        byte[] body = ("{\"model\":\"" + SLOW + "\",\"messages\":[{\"role\":\"user\",\"content\":\"never read "
+                + random.nextInt() + "\"}],\"max_tokens\":20000,\"stream\":true}").getBytes(StandardCharsets.UTF_8);
+        while (running.get()) {
+            double before = sum(cluster.gateway(), replica, "gateway_request_model_fail", "status", "client_slow");
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.setReceiveBufferSize(1024);
+                socket.connect(new java.net.InetSocketAddress("127.0.0.1", ports[random.nextInt(ports.length)]));
+                var out = socket.getOutputStream();
+                out.write(("POST " + CHAT + " HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+                await().atMost(Duration.ofSeconds(30)).until(() -> sum(cluster.gateway(), replica,
+                        "gateway_request_model_fail", "status", "client_slow") > before);
+                outcomes.computeIfAbsent("slow readers closed", k -> new AtomicInteger()).incrementAndGet();
+            } catch (Exception e) {
+                harnessErrors.add(e);
+                return;
+            }
+            try {
+                // The pace of slow readers (about one every six seconds), not a synchronisation: each one makes its
+                // decode pod generate a long answer at full speed, load the other models' timeouts must not feel.
+                Thread.sleep(CHAOS_INTERVAL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** A counter summed over both replicas, only the series with two given tag values. */
+    private static double sum2(GatewayServer a, GatewayServer b, String name, String tag1, String value1, String tag2,
+            String value2) {
+        double total = 0;
+        for (GatewayServer gateway : new GatewayServer[] {a, b}) {
+            for (Counter counter : gateway.metrics().registry().find(name).tag(tag1, value1).tag(tag2, value2)
+                    .counters()) {
+                total += counter.count();
+            }
+        }
+        return total;
     }
 
     private static HttpResponse<String> send(TestCluster cluster, int port, String body) throws Exception {

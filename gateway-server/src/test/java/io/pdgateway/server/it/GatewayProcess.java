@@ -99,6 +99,11 @@ final class GatewayProcess implements AutoCloseable {
     }
 
 
+    /** The child's process id (its CPU time is in /proc). */
+    long pid() {
+        return process.pid();
+    }
+
     int exitValue() {
         return process.exitValue();
     }
