@@ -1,0 +1,138 @@
+package io.pdgateway.server.front;
+
+import io.netty.channel.ChannelPipeline;
+import io.pdgateway.server.metrics.GatewayMetrics;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.impl.VertxHttpRequestDecoder;
+import io.vertx.core.net.impl.ConnectionBase;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Bounds how long a client connection may hold a socket while no request is in progress on it, as nginx's
+ * client_header_timeout and keepalive_timeout do: a new connection must deliver its first request's headers within
+ * the header timeout (slowloris trickles them to hold sockets), and a connection is closed once it has had no request
+ * in progress for the keep-alive timeout. While a request is in progress neither runs: a long answer is bounded by
+ * the body timeout and the legs' own timeouts, not here. A closed connection gets no answer (no request was read to
+ * answer), and counts in pd_gateway_client_connections_closed_total by reason.
+ *
+ * <p>After a response, the keep-alive timeout also bounds the next request's headers: Vert.x shows a request only
+ * once its headers are complete, so a slow next request and an idle connection look alike until then. Both limits
+ * apply to HTTP/2 connections too (counting streams). Also installs {@link StrictFramingDecoder} on HTTP/1.x
+ * connections. Runs on each connection's event loop; the map of open connections is the only shared state.
+ */
+public final class ClientConnections implements Handler<HttpConnection> {
+    /** pd_gateway_client_connections_closed_total reason: no whole request head within the header timeout. */
+    public static final String HEADER_TIMEOUT = "header_timeout";
+    /** pd_gateway_client_connections_closed_total reason: no request in progress for the keep-alive timeout. */
+    public static final String IDLE_TIMEOUT = "idle_timeout";
+
+    private final Vertx vertx;
+    private final HttpServerOptions options;
+    private final long headerTimeoutMs;
+    private final long keepAliveTimeoutMs;
+    private final GatewayMetrics metrics;
+    private final Map<HttpConnection, Guard> open = new ConcurrentHashMap<>();
+
+    public ClientConnections(Vertx vertx, HttpServerOptions options, double headerTimeoutSeconds,
+            double keepAliveTimeoutSeconds, GatewayMetrics metrics) {
+        this.vertx = vertx;
+        this.options = options;
+        this.headerTimeoutMs = Math.max(1, Math.round(headerTimeoutSeconds * 1000));
+        this.keepAliveTimeoutMs = Math.max(1, Math.round(keepAliveTimeoutSeconds * 1000));
+        this.metrics = metrics;
+        metrics.clientConnections(open::size, HEADER_TIMEOUT, IDLE_TIMEOUT);
+    }
+
+    @Override
+    public void handle(HttpConnection connection) {
+        strictFraming(connection);
+        Guard guard = new Guard(connection);
+        open.put(connection, guard);
+        connection.closeHandler(v -> {
+            open.remove(connection);
+            guard.cancel();
+        });
+        guard.arm(headerTimeoutMs, HEADER_TIMEOUT);
+    }
+
+    /** Swaps Vert.x's HTTP/1.x decoder for the strict one; HTTP/2 connections have none. */
+    private void strictFraming(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base) {
+            ChannelPipeline pipeline = base.channel().pipeline();
+            if (pipeline.get(StrictFramingDecoder.PIPELINE_NAME) instanceof VertxHttpRequestDecoder) {
+                pipeline.replace(StrictFramingDecoder.PIPELINE_NAME, StrictFramingDecoder.PIPELINE_NAME,
+                        new StrictFramingDecoder(options, () -> metrics.rejected(OpenAiFront.INVALID_HTTP)));
+            }
+        }
+    }
+
+    /** A request's headers arrived: its connection's timers stop until its response has ended. */
+    public void requestStarted(HttpServerRequest req) {
+        Guard guard = open.get(req.connection());
+        if (guard == null) {
+            return;
+        }
+        guard.started();
+        boolean[] ended = {false};
+        Handler<Void> end = v -> {
+            if (!ended[0]) {
+                ended[0] = true;
+                guard.ended();
+            }
+        };
+        req.response().endHandler(end);
+        // A reset HTTP/2 stream may end without its response ending; its connection carries on.
+        req.exceptionHandler(e -> end.handle(null));
+    }
+
+    /** Client connections open now. */
+    public int openConnections() {
+        return open.size();
+    }
+
+    /** One connection's timer: armed while no request is in progress on it. */
+    private final class Guard {
+        private final HttpConnection connection;
+        private int inProgress;
+        private long timer = -1;
+
+        Guard(HttpConnection connection) {
+            this.connection = connection;
+        }
+
+        void started() {
+            inProgress++;
+            cancel();
+        }
+
+        void ended() {
+            inProgress--;
+            if (inProgress == 0) {
+                arm(keepAliveTimeoutMs, IDLE_TIMEOUT);
+            }
+        }
+
+        void arm(long delayMs, String reason) {
+            cancel();
+            timer = vertx.setTimer(delayMs, id -> {
+                timer = -1;
+                if (inProgress == 0) {
+                    metrics.clientConnectionClosed(reason);
+                    connection.close();
+                }
+            });
+        }
+
+        void cancel() {
+            if (timer >= 0) {
+                vertx.cancelTimer(timer);
+                timer = -1;
+            }
+        }
+    }
+}
