@@ -7,6 +7,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.StreamResetException;
+import io.pdgateway.server.http.RateLimitedLog;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 import io.vertx.core.http.impl.VertxHttpRequestDecoder;
 import io.vertx.core.net.impl.ConnectionBase;
 import java.util.Map;
@@ -37,6 +41,9 @@ public final class ClientConnections implements Handler<HttpConnection> {
     private final long keepAliveTimeoutMs;
     private final GatewayMetrics metrics;
     private final Map<HttpConnection, Guard> open = new ConcurrentHashMap<>();
+    /** A client may reset streams as fast as it likes (rapid reset): one line per minute says how many. */
+    private final RateLimitedLog resets = new RateLimitedLog(LoggerFactory.getLogger(ClientConnections.class),
+            "HTTP/2 streams reset by clients", TimeUnit.MINUTES.toNanos(1), System::nanoTime);
 
     public ClientConnections(Vertx vertx, HttpServerOptions options, double headerTimeoutSeconds,
             double keepAliveTimeoutSeconds, GatewayMetrics metrics) {
@@ -86,8 +93,16 @@ public final class ClientConnections implements Handler<HttpConnection> {
             }
         };
         req.response().endHandler(end);
-        // A reset HTTP/2 stream may end without its response ending; its connection carries on.
-        req.exceptionHandler(e -> end.handle(null));
+        // A reset HTTP/2 stream ends without its response ending (Vert.x tells the request or the response, depending
+        // on how far it got); its connection carries on.
+        Handler<Throwable> failed = e -> {
+            if (e instanceof StreamResetException && !ended[0]) {
+                resets.note();
+            }
+            end.handle(null);
+        };
+        req.exceptionHandler(failed);
+        req.response().exceptionHandler(failed);
     }
 
     /** Client connections open now. */

@@ -137,14 +137,28 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
     private void readBody(HttpServerRequest req) {
         BodyReader.read(up.vertx(), req, up.settings().front().maxRequestBodyBytes(),
                 Math.round(up.settings().front().requestBodyTimeoutSeconds() * 1000), raw -> {
-                    try {
-                        onBody(req, raw);
-                    } catch (RuntimeException e) {
-                        // A bug, but the client gets an answer rather than a connection that never speaks again.
-                        LOG.error("request body handling failed", e);
-                        respond(req.response(), ApiError.of(500, "internal error", "internal_error"));
+                    if (req.version() == HttpVersion.HTTP_2) {
+                        // A client's RST_STREAM often arrives in the same read as the stream's last DATA frame: one
+                        // turn of the event loop later it has been seen, and the request stops before it reaches a
+                        // pod (route() checks), rather than opening a pod connection only to reset it.
+                        up.vertx().getOrCreateContext().runOnContext(v -> bodyRead(req, raw));
+                    } else {
+                        bodyRead(req, raw);
                     }
                 }, up.metrics()::rejected);
+    }
+
+    private void bodyRead(HttpServerRequest req, byte[] raw) {
+        if (req.response().closed()) {
+            return;
+        }
+        try {
+            onBody(req, raw);
+        } catch (RuntimeException e) {
+            // A bug, but the client gets an answer rather than a connection that never speaks again.
+            LOG.error("request body handling failed", e);
+            respond(req.response(), ApiError.of(500, "internal error", "internal_error"));
+        }
     }
 
     private void onBody(HttpServerRequest req, byte[] raw) {
