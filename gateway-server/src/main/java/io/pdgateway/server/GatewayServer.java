@@ -117,7 +117,8 @@ public final class GatewayServer {
                 new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing);
         gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
-        HttpServerOptions options = serverOptions(settings.front());
+        HttpServerOptions options = ClientConnections.listenerOptions(serverOptions(settings.front()),
+                settings.front().requestHeaderTimeoutSeconds());
         ClientConnections connections = new ClientConnections(vertx, options,
                 settings.front().requestHeaderTimeoutSeconds(), settings.front().keepAliveTimeoutSeconds(),
                 gateway.metrics);

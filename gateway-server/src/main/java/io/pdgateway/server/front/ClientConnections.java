@@ -35,6 +35,9 @@ public final class ClientConnections implements Handler<HttpConnection> {
     /** pd_gateway_client_connections_closed_total reason: no request in progress for the keep-alive timeout. */
     public static final String IDLE_TIMEOUT = "idle_timeout";
 
+    /** The name Vert.x gives its idle-timeout handler in the channel pipeline. */
+    private static final String VERTX_IDLE_HANDLER = "idle";
+
     private final Vertx vertx;
     private final HttpServerOptions options;
     private final long headerTimeoutMs;
@@ -57,6 +60,7 @@ public final class ClientConnections implements Handler<HttpConnection> {
 
     @Override
     public void handle(HttpConnection connection) {
+        handOver(connection);
         strictFraming(connection);
         Guard guard = new Guard(connection);
         open.put(connection, guard);
@@ -65,6 +69,24 @@ public final class ClientConnections implements Handler<HttpConnection> {
             guard.cancel();
         });
         guard.arm(headerTimeoutMs, HEADER_TIMEOUT);
+    }
+
+    /**
+     * The header timeout as Vert.x's idle timeout ({@link #listenerOptions}), for the time before Vert.x hands a
+     * connection over: with h2c on, it waits for the first bytes to tell HTTP/1.1 from HTTP/2, and a connection that
+     * sends nothing would never reach {@link #handle}. From here on this class bounds the connection, so Vert.x's
+     * idle handler goes: it would also cut a request whose answer takes longer than the limit.
+     */
+    private static void handOver(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base && base.channel().pipeline().get(VERTX_IDLE_HANDLER) != null) {
+            base.channel().pipeline().remove(VERTX_IDLE_HANDLER);
+        }
+    }
+
+    /** Sets the listener's idle timeout to the header timeout: it bounds a connection until {@link #handle} runs. */
+    public static HttpServerOptions listenerOptions(HttpServerOptions options, double headerTimeoutSeconds) {
+        return options.setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setIdleTimeout((int) Math.max(1, Math.round(headerTimeoutSeconds * 1000)));
     }
 
     /** Swaps Vert.x's HTTP/1.x decoder for the strict one; HTTP/2 connections have none. */

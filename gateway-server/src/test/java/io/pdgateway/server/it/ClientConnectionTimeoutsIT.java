@@ -108,6 +108,22 @@ class ClientConnectionTimeoutsIT {
                 .contains("pd_gateway_client_connections 1.0");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "PD_GATEWAY_HTTP2_CLEARTEXT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"false", "true"})
+    void silentConnections_closedAtTheHeaderTimeout(String h2c) throws Exception {
+        cluster = new TestCluster().standard("standard-0").startGateway(Map.of(HEADER_TIMEOUT, "1",
+                KEEPALIVE_TIMEOUT, "60", "PD_GATEWAY_HTTP2_CLEARTEXT", h2c));
+        Map<NetSocket, Long> closedAt = new ConcurrentHashMap<>();
+        long opened = System.nanoTime();
+        connect(CONNECTIONS, closedAt);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> closedAt.size() == CONNECTIONS);
+        for (long closed : closedAt.values()) {
+            assertThat(Duration.ofNanos(closed - opened)).isBetween(Duration.ofMillis(900),
+                    Duration.ofMillis(1_000 + SLACK_MS));
+        }
+    }
+
     @Test
     void answerSlowerThanBothLimits_servedWhole() throws Exception {
         // Real H100 speed: 150 output tokens take well over a second, with no byte either way until the answer.

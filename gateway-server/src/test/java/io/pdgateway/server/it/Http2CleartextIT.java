@@ -60,6 +60,33 @@ class Http2CleartextIT {
     }
 
     @Test
+    void on_upgradeFromHttp11_served_idleConnectionsStillClosed() throws Exception {
+        cluster = new TestCluster().standard("standard-0").startGateway(Map.of("PD_GATEWAY_HTTP2_CLEARTEXT", "true",
+                "PD_GATEWAY_KEEPALIVE_TIMEOUT_SECONDS", "1"));
+        java.net.http.HttpClient upgrading = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_2).build();
+
+        java.net.http.HttpResponse<String> first = upgrading.send(java.net.http.HttpRequest.newBuilder(
+                cluster.uri("/healthz")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.net.http.HttpResponse<String> chat = upgrading.send(java.net.http.HttpRequest.newBuilder(cluster.uri(CHAT))
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(TestCluster.chat("up", 2, false))).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+
+        assertThat(first.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
+        assertThat(chat.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
+        assertThat(chat.statusCode()).isEqualTo(200);
+        // The upgraded connection, idle now, is closed like any other: only the scrape's own (HTTP/1.1) stays open.
+        java.net.http.HttpClient scraper = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        java.util.concurrent.Callable<String> scrape = () -> scraper.send(java.net.http.HttpRequest.newBuilder(
+                cluster.uri("/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(scrape.call()).contains("pd_gateway_client_connections 1.0")
+                        .contains("pd_gateway_client_connections_closed_total{reason=\"idle_timeout\"} 1.0"));
+    }
+
+    @Test
     void on_rapidResetOfPostStreams_fewReachAPod_fewLogLines() throws Exception {
         cluster = new TestCluster().standard("standard-0");
         cluster.writePodFile();
