@@ -1,6 +1,7 @@
 package io.pdgateway.engine;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -54,21 +55,56 @@ public final class JsonBodies {
         } catch (JsonProcessingException e) {
             throw refusal(e);
         } catch (IOException e) {
-            throw new EngineProtocolException("unreadable JSON: " + e.getMessage());
+            throw new EngineProtocolException("unreadable JSON");
         } catch (NumberFormatException e) {
             // Floats are read as exact BigDecimals; one that cannot be (an exponent beyond an int) fails outside
-            // Jackson's own exception types.
-            throw new EngineProtocolException("invalid JSON number: " + e.getMessage());
+            // Jackson's own exception types, with a text that names the Java class it was read into.
+            throw new EngineProtocolException("invalid JSON number: its exponent or its digits are beyond what can be "
+                    + "read exactly");
         }
     }
 
-    /** What the client is told about JSON the parser refused: a syntax error, or a limit such as the nesting depth. */
+    /**
+     * What the client is told about JSON the parser refused: what is wrong and where, in the request's terms. The
+     * parser's own texts name its classes, features and token types (`StreamReadFeature...`, START_OBJECT, "bound as
+     * com.fasterxml..."), which mean nothing to a client and say which library parses the body.
+     */
     static EngineProtocolException refusal(JsonProcessingException e) {
+        String where = where(e.getLocation());
         if (e instanceof StreamConstraintsException) {
             return new EngineProtocolException("JSON beyond the accepted limits (at most " + MAX_NESTING_DEPTH
-                    + " levels of nesting): " + e.getOriginalMessage());
+                    + " levels of nesting)" + where);
         }
-        return new EngineProtocolException("invalid JSON: " + e.getOriginalMessage());
+        String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (original.startsWith("Trailing token")) {
+            return new EngineProtocolException("invalid JSON: more than one JSON value in the body" + where);
+        }
+        return new EngineProtocolException("invalid JSON: " + plain(original) + where);
+    }
+
+    /** The parser's description cut before its source excerpt and internal names; a generic text if none is left. */
+    static String plain(String original) {
+        String text = original;
+        for (String cut : new String[] {"\n", " (for ", " (start marker", " at [Source", "[Source", " (bound as"}) {
+            int at = text.indexOf(cut);
+            if (at >= 0) {
+                text = text.substring(0, at);
+            }
+        }
+        text = text.replaceAll(" ?\\(of type [A-Z_]+\\)", "").strip();
+        return text.isEmpty() || text.contains("`") || text.contains("jackson") ? "malformed JSON" : text;
+    }
+
+    private static String where(JsonLocation location) {
+        if (location == null || location.getLineNr() < 1) {
+            return "";
+        }
+        return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+    }
+
+    /** A JSON value's kind as a client would name it: object, array, string, number, boolean, null. */
+    public static String kind(JsonNode node) {
+        return node == null ? "missing" : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     public static byte[] write(JsonNode node) {

@@ -73,7 +73,7 @@ public final class TopLevelJson {
         } catch (JsonProcessingException e) {
             throw JsonBodies.refusal(e);
         } catch (IOException e) {
-            throw new EngineProtocolException("unreadable JSON: " + e.getMessage());
+            throw new EngineProtocolException("unreadable JSON");
         }
     }
 

@@ -36,4 +36,28 @@ class JsonBodiesTest {
         assertThatThrownBy(() -> JsonBodies.parseObject(body)).isInstanceOf(EngineProtocolException.class)
                 .hasMessageContaining("invalid JSON");
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"{\"a\":[", "{\"a\":1} {\"b\":2}", "{'a':1}",
+        "{\"a\":tru}", "{\"a\":1,}", "{\"a\":]", "{\"a\":-5e0091722710186}"})
+    void refusals_sayWhereInTheRequestsTerms_neverNameTheParsersInternals(String body) {
+        assertThatThrownBy(() -> JsonBodies.parseObject(body.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(EngineProtocolException.class)
+                .satisfies(e -> assertThat(e.getMessage()).startsWith("invalid JSON")
+                        .doesNotContainIgnoringCase("jackson").doesNotContain("`", "REDACTED", "START_", "Source",
+                                "BigDecimal", "Feature"));
+        // The top-level reader skips values without reading numbers, so the last body passes it.
+        Throwable topLevel = org.assertj.core.api.Assertions.catchThrowable(
+                () -> TopLevelJson.parse(body.getBytes(StandardCharsets.UTF_8)));
+        if (!body.contains("e009")) {
+            assertThat(topLevel).isInstanceOf(EngineProtocolException.class);
+            assertThat(topLevel.getMessage()).doesNotContain("`", "REDACTED", "START_", "Source");
+        }
+    }
+
+    @Test
+    void refusal_namesLineAndColumn() {
+        assertThatThrownBy(() -> JsonBodies.parseObject("{\n  \"a\": tru\n}".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("at line 2, column");
+    }
 }

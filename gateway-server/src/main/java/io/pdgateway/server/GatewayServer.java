@@ -6,7 +6,9 @@ import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.core.session.RoutingSession;
 import io.pdgateway.server.exchange.PrerequisiteCache;
 import io.pdgateway.server.exchange.Upstreams;
+import io.pdgateway.core.config.FrontSettings;
 import io.pdgateway.server.front.ApiKeys;
+import io.pdgateway.server.front.ClientConnections;
 import io.pdgateway.server.front.OpenAiFront;
 import io.micrometer.core.instrument.Gauge;
 import io.pdgateway.server.metrics.BucketPlanGauges;
@@ -42,6 +44,10 @@ public final class GatewayServer {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
     /** Pod connections per pod: streams hold a connection each, so this bounds concurrent streams per pod. */
     static final int MAX_CONNECTIONS_PER_POD = 1024;
+    /** Request headers beyond this many bytes get 431: nginx's large_client_header_buffers allows 4 x 8 KiB. */
+    static final int MAX_HEADER_BYTES = 16 * 1024;
+    /** HTTP/2 streams a client may have open on one connection: Envoy's and nginx's recommended 100/128. */
+    static final long HTTP2_MAX_CONCURRENT_STREAMS = 100;
     /** A pod that does not accept a TCP connection within this time is treated as unreachable. */
     static final int CONNECT_TIMEOUT_MS = 5_000;
     /** The routing session's upkeep (drain rates, prefix expiry, janitor, replanning, departed pods) ticks this often. */
@@ -128,8 +134,17 @@ public final class GatewayServer {
                 new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing, gateway.outliers);
         gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
-        return vertx.createHttpServer(new HttpServerOptions().setMaxHeaderSize(16 * 1024))
-                .requestHandler(front)
+        HttpServerOptions options = ClientConnections.listenerOptions(serverOptions(settings.front()),
+                settings.front().requestHeaderTimeoutSeconds());
+        ClientConnections connections = new ClientConnections(vertx, options,
+                settings.front().requestHeaderTimeoutSeconds(), settings.front().keepAliveTimeoutSeconds(),
+                gateway.metrics);
+        return vertx.createHttpServer(options)
+                .connectionHandler(connections)
+                .requestHandler(req -> {
+                    connections.requestStarted(req);
+                    front.handle(req);
+                })
                 .listen(port, host)
                 .map(server -> {
                     gateway.server = server;
@@ -148,6 +163,18 @@ public final class GatewayServer {
                             }));
                     return gateway;
                 });
+    }
+
+    /**
+     * The client listener: 16 KiB of headers (431 beyond), and HTTP/2 over cleartext only when asked for, then with
+     * at most {@link #HTTP2_MAX_CONCURRENT_STREAMS} streams a connection and Vert.x's reset-flood limit (200 resets
+     * in 30 s close the connection).
+     */
+    static HttpServerOptions serverOptions(FrontSettings front) {
+        HttpServerOptions options = new HttpServerOptions().setMaxHeaderSize(MAX_HEADER_BYTES)
+                .setHttp2ClearTextEnabled(front.http2Cleartext());
+        options.getInitialSettings().setMaxConcurrentStreams(HTTP2_MAX_CONCURRENT_STREAMS);
+        return options;
     }
 
     /**

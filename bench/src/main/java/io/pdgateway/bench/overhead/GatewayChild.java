@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * {@code pd-gateway serve} as its own process, from this process's own jar, so the overhead benchmark measures one
  * gateway process exactly as deployed (its own JVM, heap and JIT), not a server sharing the load generator's JVM.
  */
-final class GatewayChild implements AutoCloseable {
+public final class GatewayChild implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on [^:]+:(\\d+)");
     /** A JVM start plus the tokenizer warm-up takes a few seconds on a busy 2-core machine. */
     static final long START_TIMEOUT_MS = 60_000;
@@ -29,7 +29,12 @@ final class GatewayChild implements AutoCloseable {
     }
 
     /** A gateway on an ephemeral loopback port over the pod file, routing with a non-PD strategy (proxying only). */
-    static GatewayChild start(Path podFile) throws IOException {
+    public static GatewayChild start(Path podFile) throws IOException {
+        return start(podFile, Map.of());
+    }
+
+    /** As {@link #start(Path)}, with more environment variables for the gateway (its settings). */
+    public static GatewayChild start(Path podFile, Map<String, String> extraEnv) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String opts = System.getenv("PD_GATEWAY_JAVA_OPTS");
@@ -38,8 +43,9 @@ final class GatewayChild implements AutoCloseable {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
                 "--pods", podFile.toString(), "--host", "127.0.0.1", "--port", "0", "--drain-grace-seconds", "1"));
-        ChildProcess process = ChildProcess.start("pd-gateway", command,
-                Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.RANDOM));
+        Map<String, String> env = new java.util.HashMap<>(extraEnv);
+        env.put(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.RANDOM);
+        ChildProcess process = ChildProcess.start("pd-gateway", command, env);
         try {
             Matcher m = LISTENING.matcher(process.awaitLine(line -> LISTENING.matcher(line).find(), START_TIMEOUT_MS));
             m.find();
@@ -50,11 +56,11 @@ final class GatewayChild implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 

@@ -192,6 +192,23 @@ public final class Knobs {
     public static final Knob<String> API_KEYS_FILE = Knob.env(SpecEnv.API_KEYS_FILE, null, KnobRule.text());
     public static final Knob<Boolean> DEBUG_ENDPOINTS = Knob.env(SpecEnv.DEBUG_ENDPOINTS, false, KnobRule.bool());
     public static final Knob<Boolean> PREFILL_RETRY = Knob.env(SpecEnv.PREFILL_RETRY, true, KnobRule.bool());
+    /**
+     * 60 s, nginx's client_header_timeout: a new connection that has not sent a whole request head by then is closed
+     * (slowloris holds connections by trickling header bytes; real clients send the head in one packet).
+     */
+    public static final Knob<Double> REQUEST_HEADER_TIMEOUT_SECONDS = Knob.env(SpecEnv.REQUEST_HEADER_TIMEOUT_SECONDS,
+            60.0, KnobRule.positive());
+    /**
+     * 75 s, nginx's keepalive_timeout: a connection with no request in progress closes this long after its last
+     * response (Envoy's HTTP idle_timeout is 1 h; an idle connection costs a socket and a buffer, so the shorter).
+     */
+    public static final Knob<Double> KEEPALIVE_TIMEOUT_SECONDS = Knob.env(SpecEnv.KEEPALIVE_TIMEOUT_SECONDS, 75.0,
+            KnobRule.positive());
+    /**
+     * Off: OpenAI clients speak HTTP/1.1, and HTTP/2's stream multiplexing brings its own abuse (rapid reset) for no
+     * gain on loopback or behind a proxy that terminates HTTP/2 itself.
+     */
+    public static final Knob<Boolean> HTTP2_CLEARTEXT = Knob.env(SpecEnv.HTTP2_CLEARTEXT, false, KnobRule.bool());
 
     // ---- Upstream bounds, outlier ejection, scraper budget (UpstreamSettings); pd-gateway's own ----
     /** Like the spec's AIBRIX_DECODE_FIRST_RESPONSE_TIMEOUT: a standard pod computes the prefill first, 60 s covers it. */

@@ -80,6 +80,12 @@ public final class SpecEnv {
     public static final String API_KEYS = "PD_GATEWAY_API_KEYS";
     /** pd-gateway's own: a file of client API keys, one per line ('#' starts a comment). */
     public static final String API_KEYS_FILE = "PD_GATEWAY_API_KEYS_FILE";
+    /** pd-gateway's own: seconds a new client connection has to send its first request's headers. */
+    public static final String REQUEST_HEADER_TIMEOUT_SECONDS = "PD_GATEWAY_REQUEST_HEADER_TIMEOUT_SECONDS";
+    /** pd-gateway's own: seconds a client connection may wait between requests (after a response) before it closes. */
+    public static final String KEEPALIVE_TIMEOUT_SECONDS = "PD_GATEWAY_KEEPALIVE_TIMEOUT_SECONDS";
+    /** pd-gateway's own: "true" serves HTTP/2 over cleartext (h2c) besides HTTP/1.1 (off by default). */
+    public static final String HTTP2_CLEARTEXT = "PD_GATEWAY_HTTP2_CLEARTEXT";
 
     // ---- Upstream bounds, outlier ejection and the scraper's budget (pd-gateway's own; the spec has none) ----
     /** pd-gateway's own: seconds a standard pod's stream has for its first body chunk (504 before it). */

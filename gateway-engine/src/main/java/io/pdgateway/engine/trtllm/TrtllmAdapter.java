@@ -117,7 +117,7 @@ public final class TrtllmAdapter implements EngineAdapter {
             return decode.toBytes();
         }
         if (!params.isObject()) {
-            throw new EngineProtocolException("disaggregated_params has unexpected type " + params.getNodeType()
+            throw new EngineProtocolException("disaggregated_params is a JSON " + JsonBodies.kind(params)
                     + ", expected an object");
         }
         ObjectNode generation = ((ObjectNode) params).deepCopy();

@@ -71,7 +71,7 @@ public final class VllmAdapter implements EngineAdapter {
             return JsonBodies.write(body);
         }
         if (!kv.isObject()) {
-            throw new EngineProtocolException("prefill response kv_transfer_params is a " + kv.getNodeType()
+            throw new EngineProtocolException("prefill response kv_transfer_params is a JSON " + JsonBodies.kind(kv)
                     + ", expected an object");
         }
         ObjectNode params = ((ObjectNode) kv).deepCopy();

@@ -136,7 +136,7 @@ class TrtllmAdapterTest {
         LegRequest request = request("/v1/chat/completions", CHAT);
         assertThatThrownBy(() -> adapter.decodeBody(request, adapter.plan(request),
                 "{\"disaggregated_params\":\"oops\"}".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(EngineProtocolException.class).hasMessageContaining("unexpected type");
+                .isInstanceOf(EngineProtocolException.class).hasMessageContaining("disaggregated_params is a JSON string, expected an object");
     }
 
     @Test

@@ -31,6 +31,9 @@ public final class UpstreamLeg {
     /** Sends the body; the future gets the pod's response head. A leg abandoned before its connection is never sent. */
     Future<HttpClientResponse> send(HttpClient client, RequestOptions options, byte[] body) {
         return client.request(options).compose(opened -> {
+            // Failures reach the leg through the response future; without a handler Vert.x also logs each one at
+            // ERROR, a line per cancelled request (757 lines under an HTTP/2 rapid reset, issue 17).
+            opened.exceptionHandler(ignored -> { });
             if (state != State.RUNNING) {
                 opened.reset();
                 return Future.failedFuture("leg abandoned before it was sent");

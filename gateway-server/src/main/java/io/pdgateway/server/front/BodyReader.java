@@ -4,7 +4,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
 import java.util.function.Consumer;
 
 /**
@@ -76,13 +75,8 @@ final class BodyReader {
         }
         settle();
         rejected.accept(reason);
-        req.response().putHeader(HttpHeaders.CONNECTION, "close");
-        OpenAiFront.respond(req.response(), ApiError.of(status, message, code)).onComplete(sent -> {
-            // HTTP/1.1 keeps a connection whose request is unfinished; HTTP/2 streams end on their own.
-            if (req.version() != HttpVersion.HTTP_2) {
-                req.connection().close();
-            }
-        });
+        // HTTP/1.1 keeps a connection whose request is unfinished; HTTP/2 streams end on their own.
+        OpenAiFront.respondAndClose(req, ApiError.of(status, message, code));
     }
 
     private void settle() {

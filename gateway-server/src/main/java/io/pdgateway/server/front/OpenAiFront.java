@@ -25,6 +25,8 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -43,6 +45,15 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
     static final String UNAUTHORIZED = "unauthorized";
     /** The probes and the scrape stay open when API keys are required: kubelets and Prometheus carry none. */
     private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/metrics");
+    /** pd_gateway_rejected_requests_total reason of a request whose framing or Host header breaks RFC 9112. */
+    static final String INVALID_HTTP = "invalid_http";
+    /** pd_gateway_rejected_requests_total reason, and the error code, of a POST whose body is declared not JSON. */
+    static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
+    /** Every path the front serves and the one method it serves it with; any other method gets 405 with Allow. */
+    private static final Map<String, HttpMethod> ROUTES = Map.of(
+            OpenAiRequestParser.CHAT_PATH, HttpMethod.POST, OpenAiRequestParser.COMPLETIONS_PATH, HttpMethod.POST,
+            "/v1/models", HttpMethod.GET, "/healthz", HttpMethod.GET, "/readyz", HttpMethod.GET,
+            "/metrics", HttpMethod.GET, "/debug/bucket-plan", HttpMethod.GET);
     private final Upstreams up;
     private final RoutingService routing;
     private final PodSource pods;
@@ -60,13 +71,30 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
 
     @Override
     public void handle(HttpServerRequest req) {
+        ApiError malformed = HttpRules.violation(req);
+        if (malformed != null) {
+            // The request's framing or target is in doubt, so is whatever follows it on the connection.
+            up.metrics().rejected(INVALID_HTTP);
+            respondAndClose(req, malformed);
+            return;
+        }
         String path = req.path();
         if (!OPEN_PATHS.contains(path) && !apiKeys.admits(req.getHeader(HttpHeaders.AUTHORIZATION))) {
             unauthorized(req);
             return;
         }
-        if (req.method() == HttpMethod.POST
-                && (OpenAiRequestParser.CHAT_PATH.equals(path) || OpenAiRequestParser.COMPLETIONS_PATH.equals(path))) {
+        HttpMethod allowed = ROUTES.get(path);
+        if (allowed == null) {
+            respond(req.response(), ApiError.of(404, "no route for " + req.method() + " " + path, "not_found"));
+            return;
+        }
+        if (req.method() != allowed) {
+            req.response().putHeader(HttpHeaders.ALLOW, allowed.name());
+            respond(req.response(), ApiError.of(405, req.method() + " is not allowed on " + path + "; use "
+                    + allowed, "method_not_allowed"));
+            return;
+        }
+        if (allowed == HttpMethod.POST) {
             if (draining.getAsBoolean()) {
                 // The listener is already closed; this one came on a kept-alive connection. Send the client elsewhere.
                 req.response().putHeader(HttpHeaders.CONNECTION, "close");
@@ -74,12 +102,13 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
                         "gateway_draining"));
                 return;
             }
+            if (!HttpRules.acceptsAsJson(req.getHeader(HttpHeaders.CONTENT_TYPE))) {
+                up.metrics().rejected(UNSUPPORTED_MEDIA_TYPE);
+                respondAndClose(req, ApiError.of(415, "the body must be JSON: send Content-Type: application/json "
+                        + "(curl: -H 'Content-Type: application/json')", UNSUPPORTED_MEDIA_TYPE));
+                return;
+            }
             readBody(req);
-            return;
-        }
-        if (req.method() != HttpMethod.GET) {
-            respond(req.response(), ApiError.of(req.method() == HttpMethod.POST ? 404 : 405,
-                    "no route for " + req.method() + " " + path, "not_found"));
             return;
         }
         switch (path) {
@@ -92,7 +121,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
                     .end(up.metrics().scrape());
             case "/v1/models" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(models());
             case "/debug/bucket-plan" -> debugBucketPlan(req);
-            default -> respond(req.response(), ApiError.of(404, "no route for GET " + path, "not_found"));
+            default -> throw new IllegalStateException("a GET route without a handler: " + path);
         }
     }
 
@@ -108,14 +137,28 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
     private void readBody(HttpServerRequest req) {
         BodyReader.read(up.vertx(), req, up.settings().front().maxRequestBodyBytes(),
                 Math.round(up.settings().front().requestBodyTimeoutSeconds() * 1000), raw -> {
-                    try {
-                        onBody(req, raw);
-                    } catch (RuntimeException e) {
-                        // A bug, but the client gets an answer rather than a connection that never speaks again.
-                        LOG.error("request body handling failed", e);
-                        respond(req.response(), ApiError.of(500, "internal error: " + e, "internal_error"));
+                    if (req.version() == HttpVersion.HTTP_2) {
+                        // A client's RST_STREAM often arrives in the same read as the stream's last DATA frame: one
+                        // turn of the event loop later it has been seen, and the request stops before it reaches a
+                        // pod (route() checks), rather than opening a pod connection only to reset it.
+                        up.vertx().getOrCreateContext().runOnContext(v -> bodyRead(req, raw));
+                    } else {
+                        bodyRead(req, raw);
                     }
                 }, up.metrics()::rejected);
+    }
+
+    private void bodyRead(HttpServerRequest req, byte[] raw) {
+        if (req.response().closed()) {
+            return;
+        }
+        try {
+            onBody(req, raw);
+        } catch (RuntimeException e) {
+            // A bug, but the client gets an answer rather than a connection that never speaks again.
+            LOG.error("request body handling failed", e);
+            respond(req.response(), ApiError.of(500, "internal error", "internal_error"));
+        }
     }
 
     private void onBody(HttpServerRequest req, byte[] raw) {
@@ -169,7 +212,8 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
                 route(req, admitted, ar.result());
             } else {
                 trace.end(500, "internal_error");
-                respond(req.response(), ApiError.of(500, "could not measure the prompt: " + ar.cause(),
+                LOG.error("measuring the prompt failed", ar.cause());
+                respond(req.response(), ApiError.of(500, "internal error: could not measure the prompt",
                         "internal_error"));
             }
         });
@@ -243,6 +287,19 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             entry.put("owned_by", "pd-gateway");
         }
         return new String(JsonBodies.write(root), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Answers with the error and closes the connection once it is written (HTTP/1.x; an HTTP/2 stream ends on its
+     * own): for refusals that leave the rest of the request unread on the wire, or its framing in doubt.
+     */
+    static Future<Void> respondAndClose(HttpServerRequest req, ApiError error) {
+        req.response().putHeader(HttpHeaders.CONNECTION, "close");
+        return respond(req.response(), error).onComplete(sent -> {
+            if (req.version() != HttpVersion.HTTP_2) {
+                req.connection().close();
+            }
+        });
     }
 
     /** Answers with the error, unless the response is already over; completes once it is written. */

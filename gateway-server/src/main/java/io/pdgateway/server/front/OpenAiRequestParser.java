@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.TopLevelJson;
+import java.util.List;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -15,6 +17,10 @@ import java.nio.charset.StandardCharsets;
 public final class OpenAiRequestParser {
     public static final String CHAT_PATH = "/v1/chat/completions";
     public static final String COMPLETIONS_PATH = "/v1/completions";
+
+    /** The top-level fields that say where an engine moves KV cache: only the gateway sets them. */
+    static final List<String> KV_LOCATION_FIELDS = List.of("kv_transfer_params", "disagg_prefill_resp",
+            "bootstrap_host", "bootstrap_port", "bootstrap_room", "disaggregated_params");
 
     /** The UTF-8 check decodes through a buffer this size: small, since the characters are thrown away. */
     private static final int UTF8_CHECK_BUFFER_CHARS = 4096;
@@ -91,7 +97,41 @@ public final class OpenAiRequestParser {
                 throw reject("\"prompt\" must be a string, a list of strings or a list of token ids", "prompt");
             }
         }
-        return new OpenAiRequest(path, body, raw, model.asText(), streaming, text.toString(), tokenIds);
+        return withoutKvLocation(new OpenAiRequest(path, body, raw, model.asText(), streaming, text.toString(),
+                tokenIds));
+    }
+
+    /**
+     * Drops the client's KV-location fields ({@link #KV_LOCATION_FIELDS}) from the request, on every path. They tell an
+     * engine where to fetch KV cache from or to send it to (vLLM's kv_transfer_params and disagg_prefill_resp,
+     * SGLang's bootstrap_host/port/room, TensorRT-LLM's disaggregated_params): on the PD path the gateway writes its
+     * own, and a standard pod with a KV connector would otherwise connect wherever a client pointed it. Dropped rather
+     * than refused, since SDKs that pass a prior response's fields along keep working; the rest of the body stays
+     * byte for byte as sent.
+     */
+    static OpenAiRequest withoutKvLocation(OpenAiRequest request) throws Rejected {
+        boolean present = false;
+        for (String field : KV_LOCATION_FIELDS) {
+            present |= request.body().has(field);
+        }
+        if (!present) {
+            return request;
+        }
+        ObjectNode body = request.body().deepCopy();
+        byte[] raw;
+        try {
+            TopLevelJson edit = TopLevelJson.parse(request.raw());
+            for (String field : KV_LOCATION_FIELDS) {
+                body.remove(field);
+                edit.remove(field);
+            }
+            raw = edit.toBytes();
+        } catch (EngineProtocolException e) {
+            throw new Rejected(ApiError.of(400, "request body is not a valid JSON object: " + e.getMessage(),
+                    "invalid_json"));
+        }
+        return new OpenAiRequest(request.path(), body, raw, request.model(), request.stream(), request.promptText(),
+                request.promptTokenIds());
     }
 
     /**

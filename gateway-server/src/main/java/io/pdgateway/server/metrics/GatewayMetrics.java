@@ -43,6 +43,10 @@ public final class GatewayMetrics implements AutoCloseable {
     public static final String REJECTED = "pd_gateway_rejected_requests";
     /** pd-gateway's own: engine metric scrapes that failed (Micrometer adds _total). */
     public static final String SCRAPE_FAILURES = "pd_gateway_scrape_failures";
+    /** pd-gateway's own: client connections the gateway closed for a timeout, by reason (Micrometer adds _total). */
+    public static final String CLIENT_CONNECTIONS_CLOSED = "pd_gateway_client_connections_closed";
+    /** pd-gateway's own: client connections open now. */
+    public static final String CLIENT_CONNECTIONS = "pd_gateway_client_connections";
     /** pd-gateway's own: prefills retried elsewhere (Micrometer adds _total). */
     public static final String PREFILL_RETRIES = "pd_gateway_prefill_retries";
 
@@ -89,6 +93,29 @@ public final class GatewayMetrics implements AutoCloseable {
                 .description("1 while the gateway drains before exiting").register(registry);
     }
 
+    /**
+     * {@link #CLIENT_CONNECTIONS}, and {@link #CLIENT_CONNECTIONS_CLOSED} for each reason at zero, so that a dashboard
+     * sees the series before the first close.
+     */
+    public void clientConnections(IntSupplier open, String... closeReasons) {
+        Gauge.builder(CLIENT_CONNECTIONS, open::getAsInt).description("Client connections open now").register(registry);
+        for (String reason : closeReasons) {
+            closedCounter(reason);
+        }
+    }
+
+    /** pd-gateway's own pd_gateway_client_connections_closed_total: a client connection closed for a timeout. */
+    public void clientConnectionClosed(String reason) {
+        closedCounter(reason).increment();
+    }
+
+    private Counter closedCounter(String reason) {
+        return Counter.builder(CLIENT_CONNECTIONS_CLOSED)
+                .description("Client connections the gateway closed while no request was in progress on them, by "
+                        + "reason: header_timeout (no whole request head in time), idle_timeout (kept alive too long)")
+                .tag("reason", reason).register(registry);
+    }
+
     public String scrape() {
         return registry.scrape();
     }
@@ -99,7 +126,7 @@ public final class GatewayMetrics implements AutoCloseable {
 
     /**
      * pd-gateway's own pd_gateway_rejected_requests_total: a request refused before it named a model or reached
-     * routing (reason: unauthorized, body_too_large, body_timeout, invalid_body).
+     * routing (reason: unauthorized, body_too_large, body_timeout, invalid_body, invalid_http, unsupported_media_type).
      */
     public void rejected(String reason) {
         Counter.builder(REJECTED).description("Requests refused before routing, by reason").tag("reason", reason)

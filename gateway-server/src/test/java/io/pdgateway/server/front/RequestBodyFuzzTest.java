@@ -106,22 +106,36 @@ class RequestBodyFuzzTest {
             assertThat(e.error().status()).isEqualTo(400);
             return false;
         }
+        // The parser drops the client's KV-location fields; the adapters see, and must keep, the rest byte for byte.
+        com.fasterxml.jackson.databind.node.ObjectNode sent = reparse(request.raw());
+        for (String field : OpenAiRequestParser.KV_LOCATION_FIELDS) {
+            assertThat(request.body().has(field)).as(field).isFalse();
+            assertThat(sent.has(field)).as(field + " in the bytes").isFalse();
+        }
         LegRequest legs = new LegRequest(path, request.raw(), request.body(), null, PREFILL, DECODE, "shfs", "req-1",
                 null);
         runSequential(vllm, legs, fuzzer.prefillResponse(VLLM_PREFILL_ANSWER), Set.of(), Set.of());
         LegPlan plan = plan(sglang, legs);
         if (plan != null) {
-            assertUntouched(body, plan.prefillBody(), SGLANG_PREFILL_KEYS);
-            assertUntouched(body, plan.decodeBody(), SGLANG_DECODE_KEYS);
+            assertUntouched(request.raw(), plan.prefillBody(), SGLANG_PREFILL_KEYS);
+            assertUntouched(request.raw(), plan.decodeBody(), SGLANG_DECODE_KEYS);
         }
         runSequential(trtContextFirst, legs, fuzzer.prefillResponse(TRT_PREFILL_ANSWER), TRT_PREFILL_KEYS,
                 TRT_DECODE_KEYS);
         plan = plan(trtGenerationFirst, legs.withPrerequisite(new TrtServerInfo("http://10.0.0.1:8001", 0, "state")));
         if (plan != null) {
-            assertUntouched(body, plan.prefillBody(), TRT_PREFILL_KEYS);
-            assertUntouched(body, plan.decodeBody(), TRT_DECODE_KEYS);
+            assertUntouched(request.raw(), plan.prefillBody(), TRT_PREFILL_KEYS);
+            assertUntouched(request.raw(), plan.decodeBody(), TRT_DECODE_KEYS);
         }
         return true;
+    }
+
+    private static com.fasterxml.jackson.databind.node.ObjectNode reparse(byte[] raw) {
+        try {
+            return io.pdgateway.engine.JsonBodies.parseObject(raw);
+        } catch (EngineProtocolException e) {
+            throw new AssertionError("the parser's bytes are not a JSON object: " + e.getMessage(), e);
+        }
     }
 
     /** Validation and planning: a plan, or null after the documented refusal. */

@@ -105,6 +105,60 @@ class ClientInputSeriesIT {
         }
     }
 
+    @Test
+    void twoMegabyteModelNames_metricsDoNotGrow_notEchoedWhole() throws Exception {
+        cluster = new TestCluster().standard("standard-0").startGateway(Map.of());
+        sendAll(1, i -> unknownModel(new SplittableRandom(1)));
+        Set<String> before = series();
+        int sizeBefore = gatewaysOwnSize(cluster.get("/metrics").body());
+
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String huge = "m" + i + "x".repeat(2 * 1024 * 1024);
+            answers.add(cluster.http.send(builder(chat(huge)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+
+        for (HttpResponse<String> answer : answers) {
+            assertThat(answer.statusCode()).isEqualTo(404);
+            assertThat(answer.body().length()).isLessThanOrEqualTo(MAX_ERROR_BODY_BYTES);
+        }
+        assertThat(series()).isEqualTo(before);
+        // Counter values gain a digit or two; a series per name would add megabytes.
+        assertThat(gatewaysOwnSize(cluster.get("/metrics").body())).isLessThan(sizeBefore + 1_024);
+    }
+
+    @Test
+    void thousandRandomApiKeysAndRoutingHeaders_keysRequired_seriesUnchanged() throws Exception {
+        cluster = new TestCluster().standard("standard-0").startGateway(Map.of("PD_GATEWAY_API_KEYS", "the-key"));
+        SplittableRandom random = new SplittableRandom(23);
+        IntFunction<HttpRequest> wrongKey = i -> builder(chat(TestCluster.MODEL))
+                .header("Authorization", "Bearer " + token(random, 1 + random.nextInt(64))).build();
+        IntFunction<HttpRequest> rightKey = i -> builder(TestCluster.chat("hello", 1, false))
+                .header("Authorization", "Bearer the-key")
+                .header("x-aibrix-session-key", token(random, 1 + random.nextInt(128)))
+                .header("routing-strategy", random.nextBoolean() ? "random" : "session-affinity")
+                .header("target-pod", token(random, 12)).header("prefill-target-pod", token(random, 12))
+                .header("x-pd-debug", random.nextBoolean() ? "true" : token(random, 6)).build();
+        sendAll(1, wrongKey);
+        sendAll(1, rightKey);
+        Set<String> before = series();
+
+        List<Integer> refused = sendAll(REQUESTS, wrongKey);
+        List<Integer> served = sendAll(REQUESTS, rightKey);
+
+        assertThat(refused).containsOnly(401);
+        assertThat(served).containsOnly(200);
+        assertThat(series()).isEqualTo(before);
+        assertThat(cluster.get("/metrics").body())
+                .contains("pd_gateway_rejected_requests_total{reason=\"unauthorized\"} " + (REQUESTS + 1) + ".0");
+    }
+
+    /** Characters of /metrics without the JVM's and the process's own lines, which garbage collection grows. */
+    private static int gatewaysOwnSize(String metrics) {
+        return metrics.lines().filter(line -> !line.matches("^(# (HELP|TYPE) )?(jvm|process|system)_.*"))
+                .mapToInt(line -> line.length() + 1).sum();
+    }
+
     /** The series on /metrics, the JVM's and the process's own left out: garbage collection may add some. */
     private Set<String> series() throws Exception {
         ExpositionLint lint = ExpositionLint.check(cluster.get("/metrics").body());

@@ -93,7 +93,13 @@ final class TestCluster implements AutoCloseable {
 
     /** Starts a simulated pod and lists it in the pod file with the given role and roleset labels. */
     TestCluster pod(String name, SimRole role, String roleset, Map<String, String> extraLabels, String configAnnotation) {
-        SimPod pod = sim(name, role, FaultConfig.none());
+        return pod(name, role, roleset, extraLabels, configAnnotation, TIME_SCALE);
+    }
+
+    /** As {@link #pod(String, SimRole, String, Map, String)}, at its own speed (1.0: real H100 time). */
+    TestCluster pod(String name, SimRole role, String roleset, Map<String, String> extraLabels, String configAnnotation,
+            double timeScale) {
+        SimPod pod = sim(name, role, FaultConfig.none(), timeScale);
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(SpecLabels.MODEL_NAME, MODEL);
         labels.put(SpecLabels.PORT, Integer.toString(pod.port()));
@@ -126,8 +132,13 @@ final class TestCluster implements AutoCloseable {
 
     /** A standard pod: combined:true over every prompt length. */
     TestCluster standard(String name) {
+        return standard(name, TIME_SCALE);
+    }
+
+    /** A standard pod at its own speed (1.0: real H100 time, for answers that must take a while). */
+    TestCluster standard(String name, double timeScale) {
         return pod(name, SimRole.COMBINED, null, Map.of(),
-                "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}");
+                "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}", timeScale);
     }
 
     /** Stops a pod's server (its pod-file entry stays, as when a process dies under a live pod object). */

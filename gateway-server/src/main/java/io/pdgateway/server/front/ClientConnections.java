@@ -1,0 +1,175 @@
+package io.pdgateway.server.front;
+
+import io.netty.channel.ChannelPipeline;
+import io.pdgateway.server.metrics.GatewayMetrics;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.StreamResetException;
+import io.pdgateway.server.http.RateLimitedLog;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
+import io.vertx.core.http.impl.VertxHttpRequestDecoder;
+import io.vertx.core.net.impl.ConnectionBase;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Bounds how long a client connection may hold a socket while no request is in progress on it, as nginx's
+ * client_header_timeout and keepalive_timeout do: a new connection must deliver its first request's headers within
+ * the header timeout (slowloris trickles them to hold sockets), and a connection is closed once it has had no request
+ * in progress for the keep-alive timeout. While a request is in progress neither runs: a long answer is bounded by
+ * the body timeout and the legs' own timeouts, not here. A closed connection gets no answer (no request was read to
+ * answer), and counts in pd_gateway_client_connections_closed_total by reason.
+ *
+ * <p>After a response, the keep-alive timeout also bounds the next request's headers: Vert.x shows a request only
+ * once its headers are complete, so a slow next request and an idle connection look alike until then. Both limits
+ * apply to HTTP/2 connections too (counting streams). Also installs {@link StrictFramingDecoder} on HTTP/1.x
+ * connections. Runs on each connection's event loop; the map of open connections is the only shared state.
+ */
+public final class ClientConnections implements Handler<HttpConnection> {
+    /** pd_gateway_client_connections_closed_total reason: no whole request head within the header timeout. */
+    public static final String HEADER_TIMEOUT = "header_timeout";
+    /** pd_gateway_client_connections_closed_total reason: no request in progress for the keep-alive timeout. */
+    public static final String IDLE_TIMEOUT = "idle_timeout";
+
+    /** The name Vert.x gives its idle-timeout handler in the channel pipeline. */
+    private static final String VERTX_IDLE_HANDLER = "idle";
+
+    private final Vertx vertx;
+    private final HttpServerOptions options;
+    private final long headerTimeoutMs;
+    private final long keepAliveTimeoutMs;
+    private final GatewayMetrics metrics;
+    private final Map<HttpConnection, Guard> open = new ConcurrentHashMap<>();
+    /** A client may reset streams as fast as it likes (rapid reset): one line per minute says how many. */
+    private final RateLimitedLog resets = new RateLimitedLog(LoggerFactory.getLogger(ClientConnections.class),
+            "HTTP/2 streams reset by clients", TimeUnit.MINUTES.toNanos(1), System::nanoTime);
+
+    public ClientConnections(Vertx vertx, HttpServerOptions options, double headerTimeoutSeconds,
+            double keepAliveTimeoutSeconds, GatewayMetrics metrics) {
+        this.vertx = vertx;
+        this.options = options;
+        this.headerTimeoutMs = Math.max(1, Math.round(headerTimeoutSeconds * 1000));
+        this.keepAliveTimeoutMs = Math.max(1, Math.round(keepAliveTimeoutSeconds * 1000));
+        this.metrics = metrics;
+        metrics.clientConnections(open::size, HEADER_TIMEOUT, IDLE_TIMEOUT);
+    }
+
+    @Override
+    public void handle(HttpConnection connection) {
+        handOver(connection);
+        strictFraming(connection);
+        Guard guard = new Guard(connection);
+        open.put(connection, guard);
+        connection.closeHandler(v -> {
+            open.remove(connection);
+            guard.cancel();
+        });
+        guard.arm(headerTimeoutMs, HEADER_TIMEOUT);
+    }
+
+    /**
+     * The header timeout as Vert.x's idle timeout ({@link #listenerOptions}), for the time before Vert.x hands a
+     * connection over: with h2c on, it waits for the first bytes to tell HTTP/1.1 from HTTP/2, and a connection that
+     * sends nothing would never reach {@link #handle}. From here on this class bounds the connection, so Vert.x's
+     * idle handler goes: it would also cut a request whose answer takes longer than the limit.
+     */
+    private static void handOver(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base && base.channel().pipeline().get(VERTX_IDLE_HANDLER) != null) {
+            base.channel().pipeline().remove(VERTX_IDLE_HANDLER);
+        }
+    }
+
+    /** Sets the listener's idle timeout to the header timeout: it bounds a connection until {@link #handle} runs. */
+    public static HttpServerOptions listenerOptions(HttpServerOptions options, double headerTimeoutSeconds) {
+        return options.setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setIdleTimeout((int) Math.max(1, Math.round(headerTimeoutSeconds * 1000)));
+    }
+
+    /** Swaps Vert.x's HTTP/1.x decoder for the strict one; HTTP/2 connections have none. */
+    private void strictFraming(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base) {
+            ChannelPipeline pipeline = base.channel().pipeline();
+            if (pipeline.get(StrictFramingDecoder.PIPELINE_NAME) instanceof VertxHttpRequestDecoder) {
+                pipeline.replace(StrictFramingDecoder.PIPELINE_NAME, StrictFramingDecoder.PIPELINE_NAME,
+                        new StrictFramingDecoder(options, () -> metrics.rejected(OpenAiFront.INVALID_HTTP)));
+            }
+        }
+    }
+
+    /** A request's headers arrived: its connection's timers stop until its response has ended. */
+    public void requestStarted(HttpServerRequest req) {
+        Guard guard = open.get(req.connection());
+        if (guard == null) {
+            return;
+        }
+        guard.started();
+        boolean[] ended = {false};
+        Handler<Void> end = v -> {
+            if (!ended[0]) {
+                ended[0] = true;
+                guard.ended();
+            }
+        };
+        req.response().endHandler(end);
+        // A reset HTTP/2 stream ends without its response ending (Vert.x tells the request or the response, depending
+        // on how far it got); its connection carries on.
+        Handler<Throwable> failed = e -> {
+            if (e instanceof StreamResetException && !ended[0]) {
+                resets.note();
+            }
+            end.handle(null);
+        };
+        req.exceptionHandler(failed);
+        req.response().exceptionHandler(failed);
+    }
+
+    /** Client connections open now. */
+    public int openConnections() {
+        return open.size();
+    }
+
+    /** One connection's timer: armed while no request is in progress on it. */
+    private final class Guard {
+        private final HttpConnection connection;
+        private int inProgress;
+        private long timer = -1;
+
+        Guard(HttpConnection connection) {
+            this.connection = connection;
+        }
+
+        void started() {
+            inProgress++;
+            cancel();
+        }
+
+        void ended() {
+            inProgress--;
+            if (inProgress == 0) {
+                arm(keepAliveTimeoutMs, IDLE_TIMEOUT);
+            }
+        }
+
+        void arm(long delayMs, String reason) {
+            cancel();
+            timer = vertx.setTimer(delayMs, id -> {
+                timer = -1;
+                if (inProgress == 0) {
+                    metrics.clientConnectionClosed(reason);
+                    connection.close();
+                }
+            });
+        }
+
+        void cancel() {
+            if (timer >= 0) {
+                vertx.cancelTimer(timer);
+                timer = -1;
+            }
+        }
+    }
+}
