@@ -3,6 +3,7 @@ package io.pdgateway.core.cache;
 import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,9 +94,16 @@ public final class CacheViews implements PodCacheEvents {
 
     @Override
     public void live(String podId, boolean flowing) {
-        if (podsById.containsKey(podId)) {
+        Pod pod = podsById.get(podId);
+        if (pod != null) {
             live.put(podId, flowing);
+            model(pod.model()).eventsLive(podId, pod.address(), capacityBlocks.applyAsInt(pod), flowing);
         }
+    }
+
+    /** The pods of discovery's view as last applied by {@link #retainOnly}: the ones events are accepted for. */
+    public Collection<Pod> pods() {
+        return podsById.values();
     }
 
     /** Blocks held over every model and pod. */
