@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.server.GatewayServer;
+import io.pdgateway.server.kvevents.KvEventsSettings;
 import io.pdgateway.server.discovery.KubernetesDiscovery;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.discovery.PodSource;
@@ -114,8 +115,10 @@ public class ServeCommand implements Callable<Integer> {
         settings.warnings().forEach(w -> LOG.warn("{}", w));
         Vertx vertx = Vertx.vertx();
         PodSource pods = source.kubernetes ? kubernetes() : file(vertx);
-        GatewayServer gateway = GatewayServer.start(vertx, pods, settings, host, port, System.nanoTime(), tracing)
-                .await();
+        KvEventsSettings kvEvents = KvEventsSettings.fromEnv(System.getenv());
+        kvEvents.warnings().forEach(w -> LOG.warn("{}", w));
+        GatewayServer gateway = GatewayServer.start(vertx, pods, settings, kvEvents, host, port, System.nanoTime(),
+                tracing).await();
         Runnable stopExtra = started(vertx, gateway, settings).await();
         LOG.info("pd-gateway listening on {}:{} (default strategy {}, bucketing {}, drain grace {} s)", host,
                 gateway.port(), settings.routing().defaultStrategy(), settings.routing().promptLengthBucketing(),
