@@ -4,6 +4,7 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.core.session.RoutingSession;
+import io.pdgateway.core.session.SessionClock;
 import io.pdgateway.server.exchange.PrerequisiteCache;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.ApiKeys;
@@ -17,6 +18,7 @@ import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.redis.SharedLedgerSync;
 import io.pdgateway.server.metrics.RoutingModelGauges;
 import io.pdgateway.server.metrics.TokenLoadGauges;
+import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.scrape.EngineMetricsScraper;
@@ -66,7 +68,7 @@ public final class GatewayServer {
     private Upstreams upstreams;
 
     private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, KvEventsSettings kvEventsSettings,
-            long seed) {
+            ModelTokenizers tokenizers, long seed) {
         this.vertx = vertx;
         this.pods = pods;
         this.metrics = new GatewayMetrics();
@@ -74,7 +76,7 @@ public final class GatewayServer {
         MetricsStore store = new MetricsStore(EngineMetricsScraper.STALE_AFTER_NANOS, System::nanoTime);
         this.scraper = new EngineMetricsScraper(vertx, pods, engines, store, settings.scrape().refreshIntervalMs(),
                 metrics::scrapeFailed);
-        this.routing = new RoutingService(pods, settings.routing(), store, seed);
+        this.routing = new RoutingService(pods, settings.routing(), store, seed, SessionClock.SYSTEM, tokenizers);
         RoutingSession session = routing.session();
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), session.tokens());
         this.modelGauges = new RoutingModelGauges(metrics.registry(), session.prefillModels(), session.caches());
@@ -107,12 +109,16 @@ public final class GatewayServer {
     /** @param tracing where the request spans go (the caller closes it); {@link Tracing#off()} for none */
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
             long seed, Tracing tracing) {
-        return start(vertx, pods, settings, KvEventsSettings.defaults(), host, port, seed, tracing);
+        return start(vertx, pods, settings, KvEventsSettings.defaults(), ModelTokenizers.NONE, host, port, seed,
+                tracing);
     }
 
-    /** @param kvEvents how the engines' KV-event streams are followed (PD_GATEWAY_KV_EVENTS_*) */
+    /**
+     * @param kvEvents how the engines' KV-event streams are followed (PD_GATEWAY_KV_EVENTS_*)
+     * @param tokenizers each model's own tokenizer, loaded by the caller ({@link ModelTokenizers#fromEnv})
+     */
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings,
-            KvEventsSettings kvEvents, String host, int port, long seed, Tracing tracing) {
+            KvEventsSettings kvEvents, ModelTokenizers tokenizers, String host, int port, long seed, Tracing tracing) {
         ApiKeys apiKeys;
         try {
             apiKeys = ApiKeys.load(settings);
@@ -120,7 +126,7 @@ public final class GatewayServer {
             return Future.failedFuture(e);
         }
         PromptTokenizer.warmUp();
-        GatewayServer gateway = new GatewayServer(vertx, pods, settings, kvEvents, seed);
+        GatewayServer gateway = new GatewayServer(vertx, pods, settings, kvEvents, tokenizers, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics, gateway.engines,
                 new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing);
         gateway.upstreams = up;
