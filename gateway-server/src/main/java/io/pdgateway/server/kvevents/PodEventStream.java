@@ -68,6 +68,8 @@ final class PodEventStream {
     private long lastHeard;
     private long lastProbe;
     private boolean reportedLive;
+    /** False until the first report, so the pod's live gauge exists (at 0) from the start. */
+    private boolean reportedOnce;
     /** Set at a reconnect: the view is cleared when the engine is next heard from, before anything is applied. */
     private boolean resetOnContact;
     private long nextReconnect;
@@ -340,9 +342,11 @@ final class PodEventStream {
     }
 
     private void report(boolean live) {
-        if (live != reportedLive) {
+        if (live != reportedLive || !reportedOnce) {
+            reportedOnce = true;
             reportedLive = live;
             view.live(podId(), live);
+            metrics.live(podId(), live);
         }
     }
 
