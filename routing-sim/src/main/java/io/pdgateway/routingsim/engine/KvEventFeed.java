@@ -39,7 +39,7 @@ public final class KvEventFeed implements PrefixBlockCache.Changes {
     }
 
     /** Sends the step's changes as one batch. */
-    void publish() {
+    public void publish() {
         if (count == 0) {
             return;
         }
