@@ -42,7 +42,7 @@ public final class KvEventsFollower implements AutoCloseable {
                 targets.add(new KvEventsTarget(pod.id(), pod.model(), endpoint));
             }
         }
-        warned.removeIf(w -> !present.contains(w.substring(0, w.indexOf(':'))));
+        warned.removeIf(w -> !present.contains(w.substring(0, Math.max(0, w.indexOf(':'))))); // "pod: ..." 
         for (String warning : warnings) {
             if (warned.add(warning)) {
                 LOG.warn("{}", warning);
