@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToIntFunction;
 
 /**
@@ -19,6 +20,8 @@ public final class CacheViews implements PodCacheEvents {
     private final ToIntFunction<Pod> capacityBlocks;
     private volatile Map<String, Pod> podsById = Map.of();
     private final Map<String, Boolean> live = new ConcurrentHashMap<>();
+    /** Pod id → {prompt tokens routed to it to compute, of which its view predicted cached}; pods of discovery only. */
+    private final Map<String, LongAdder[]> predicted = new ConcurrentHashMap<>();
 
     /** @param capacityBlocks the pod's prefix-cache capacity in blocks */
     public CacheViews(ToIntFunction<Pod> capacityBlocks) {
@@ -51,6 +54,40 @@ public final class CacheViews implements PodCacheEvents {
         models.keySet().retainAll(byModel.keySet());
         models.forEach((name, view) -> view.retainOnly(byModel.get(name)));
         live.keySet().retainAll(byId.keySet());
+        predicted.keySet().retainAll(byId.keySet());
+    }
+
+    /**
+     * A request was routed to the pod to compute its prompt, of which the pod's view predicted {@code cachedTokens}
+     * cached: counted per pod so the prediction can be compared with the hit rate the engine itself reports.
+     */
+    public void routed(String podId, long promptTokens, long cachedTokens) {
+        LongAdder[] counts = predicted.get(podId);
+        if (counts == null) {
+            if (!podsById.containsKey(podId)) {
+                return; // not (yet) in discovery's view as applied here: never grow state for unknown pods
+            }
+            counts = predicted.computeIfAbsent(podId, id -> new LongAdder[] {new LongAdder(), new LongAdder()});
+        }
+        counts[0].add(promptTokens);
+        counts[1].add(cachedTokens);
+    }
+
+    /** Prompt tokens routed to the pod to compute (see {@link #routed}). */
+    public long routedPromptTokens(String podId) {
+        LongAdder[] counts = predicted.get(podId);
+        return counts == null ? 0 : counts[0].sum();
+    }
+
+    /** Of those, the tokens its view predicted cached. */
+    public long predictedCachedTokens(String podId) {
+        LongAdder[] counts = predicted.get(podId);
+        return counts == null ? 0 : counts[1].sum();
+    }
+
+    /** Pods with routed-token counts. */
+    public Collection<String> routedPods() {
+        return predicted.keySet();
     }
 
     /** Re-reads every pod's capacity (engines report theirs through the scraped metrics). */

@@ -120,6 +120,20 @@ class EventFedCacheViewTest {
     }
 
     @Test
+    void predictedHits_arePerDiscoveredPod_andLeaveWithIt() {
+        views.routed(p1.id(), 1_000, 640);
+        views.routed(p1.id(), 500, 0);
+        views.routed("ns/unknown", 9_999, 9_999);
+        assertThat(views.routedPromptTokens(p1.id())).isEqualTo(1_500);
+        assertThat(views.predictedCachedTokens(p1.id())).isEqualTo(640);
+        assertThat(views.routedPods()).as("client traffic cannot add series for pods discovery does not know")
+                .containsExactly(p1.id());
+
+        views.retainOnly(ClusterSnapshot.of(List.of(p2)));
+        assertThat(views.routedPods()).isEmpty();
+    }
+
+    @Test
     void otherPods_stayModelled() {
         views.live(p1.id(), true);
         long[] a = prompt(4, 1);

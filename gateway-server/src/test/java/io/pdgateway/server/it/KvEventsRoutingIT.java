@@ -103,6 +103,19 @@ class KvEventsRoutingIT {
                     .isEqualTo(Y);
         }
         String metrics = cluster.get("/metrics").body();
+        // What the gateway predicted for X (its view said X held a's blocks), beside what X's engine served.
+        // (Its series follow the pod set at the next upkeep tick, once a second.)
+        await().atMost(WAIT).untilAsserted(() -> {
+            String now = cluster.get("/metrics").body();
+            double routedToX = tokens(now, "pd_prefix_cache_routed_prompt_tokens_total", X);
+            double predictedOnX = tokens(now, "pd_prefix_cache_predicted_hit_tokens_total", X);
+            assertThat(predictedOnX).as("predicted cached on X").isPositive().isLessThanOrEqualTo(routedToX);
+        });
+        if (engine.equals("vllm")) {
+            String served = cluster.http.send(HttpRequest.newBuilder(URI.create(cluster.simPod(X).baseUrl()
+                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(total(served, "vllm:prefix_cache_hits_total")).as("X's engine served hits too").isPositive();
+        }
         assertThat(counter(metrics, KvEventMetrics.RECEIVED, X)).isPositive();
         assertThat(counter(metrics, KvEventMetrics.APPLIED, X)).isPositive();
         assertThat(counter(metrics, KvEventMetrics.APPLIED, Y)).isPositive();
@@ -238,6 +251,23 @@ class KvEventsRoutingIT {
             if (match) {
                 sum += Double.parseDouble(m.group(2));
             }
+        }
+        return sum;
+    }
+
+    /** A {namespace, pod_name} series of the gateway's own. */
+    private static double tokens(String metrics, String name, String pod) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name + "{namespace=\"default\",pod_name=\"" + pod + "\"}")
+                + " ([0-9.eE+-]+)$").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    /** The sum of a metric's samples, whatever their labels. */
+    private static double total(String metrics, String name) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(metrics);
+        double sum = 0;
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(2));
         }
         return sum;
     }
