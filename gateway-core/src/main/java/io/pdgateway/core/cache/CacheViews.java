@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /**
@@ -22,6 +23,7 @@ public final class CacheViews implements PodCacheEvents {
     private final Map<String, Boolean> live = new ConcurrentHashMap<>();
     /** Pod id → {prompt tokens routed to it to compute, of which its view predicted cached}; pods of discovery only. */
     private final Map<String, LongAdder[]> predicted = new ConcurrentHashMap<>();
+    private volatile Consumer<String> firstRouted = id -> { };
 
     /** @param capacityBlocks the pod's prefix-cache capacity in blocks */
     public CacheViews(ToIntFunction<Pod> capacityBlocks) {
@@ -59,18 +61,30 @@ public final class CacheViews implements PodCacheEvents {
 
     /**
      * A request was routed to the pod to compute its prompt, of which the pod's view predicted {@code cachedTokens}
-     * cached: counted per pod so the prediction can be compared with the hit rate the engine itself reports.
+     * cached: counted per pod so the prediction can be compared with the hit rate the engine itself reports. The pod
+     * is one routing chose, so one of discovery's: the counts are bounded by the pod set, and {@link #retainOnly}
+     * drops those of pods that left.
      */
-    public void routed(String podId, long promptTokens, long cachedTokens) {
+    public void routed(Pod computing, long promptTokens, long cachedTokens) {
+        String podId = computing.id();
         LongAdder[] counts = predicted.get(podId);
         if (counts == null) {
-            if (!podsById.containsKey(podId)) {
-                return; // not (yet) in discovery's view as applied here: never grow state for unknown pods
+            boolean[] created = {false};
+            counts = predicted.computeIfAbsent(podId, id -> {
+                created[0] = true;
+                return new LongAdder[] {new LongAdder(), new LongAdder()};
+            });
+            if (created[0]) {
+                firstRouted.accept(podId);
             }
-            counts = predicted.computeIfAbsent(podId, id -> new LongAdder[] {new LongAdder(), new LongAdder()});
         }
         counts[0].add(promptTokens);
         counts[1].add(cachedTokens);
+    }
+
+    /** Told (on the routing thread) of each pod the first time it is {@link #routed}, e.g. to show its series at once. */
+    public void onFirstRouted(Consumer<String> listener) {
+        this.firstRouted = listener;
     }
 
     /** Prompt tokens routed to the pod to compute (see {@link #routed}). */

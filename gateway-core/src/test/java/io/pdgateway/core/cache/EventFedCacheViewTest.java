@@ -120,14 +120,15 @@ class EventFedCacheViewTest {
     }
 
     @Test
-    void predictedHits_arePerDiscoveredPod_andLeaveWithIt() {
-        views.routed(p1.id(), 1_000, 640);
-        views.routed(p1.id(), 500, 0);
-        views.routed("ns/unknown", 9_999, 9_999);
+    void predictedHits_arePerRoutedPod_andLeaveWithIt() {
+        List<String> firsts = new java.util.ArrayList<>();
+        views.onFirstRouted(firsts::add);
+        views.routed(p1, 1_000, 640);
+        views.routed(p1, 500, 0);
         assertThat(views.routedPromptTokens(p1.id())).isEqualTo(1_500);
         assertThat(views.predictedCachedTokens(p1.id())).isEqualTo(640);
-        assertThat(views.routedPods()).as("client traffic cannot add series for pods discovery does not know")
-                .containsExactly(p1.id());
+        assertThat(views.routedPods()).containsExactly(p1.id());
+        assertThat(firsts).as("told once, at the pod's first request").containsExactly(p1.id());
 
         views.retainOnly(ClusterSnapshot.of(List.of(p2)));
         assertThat(views.routedPods()).isEmpty();

@@ -29,6 +29,11 @@ final class PodSeries {
         this.register = register;
     }
 
+    /** Adds the pod's series now, if it has none. */
+    void add(String podId) {
+        series.computeIfAbsent(podId, register);
+    }
+
     /** Adds series for pods new to {@code podIds} and removes those of pods no longer in it. */
     void sync(Collection<String> podIds) {
         Set<String> live = new HashSet<>(podIds);

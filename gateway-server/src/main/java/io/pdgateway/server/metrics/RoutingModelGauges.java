@@ -36,6 +36,8 @@ public final class RoutingModelGauges {
                         + "pod, those its cache view predicted it holds; compare the rate of their ratio with the "
                         + "engine's own (vLLM prefix_cache_hits / prefix_cache_queries)", id, caches,
                         c -> c.predictedCachedTokens(id))));
+        // A pod's series appear with its first routed request, not a tick later; they leave with the pod (sync).
+        caches.onFirstRouted(predictedHits::add);
         Gauge.builder("pd_prefix_cache_model_blocks", caches, CacheViews::totalBlocks)
                 .description("KV blocks the gateway's cache model believes the pods hold, over all pods")
                 .register(registry);
