@@ -21,17 +21,24 @@ public final class KvEventsFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KvEventsFollower.class);
 
     private final CacheViews caches;
-    private final KvEventSubscriptions subscriptions;
+    private final KvEventsSettings settings;
+    private final KvEventMetrics metrics;
+    private final LongSupplier nanoClock;
+    /** Started with the first pod that publishes: a gateway without such pods runs no ZeroMQ thread at all. */
+    private KvEventSubscriptions subscriptions;
+    private boolean closed;
     /** Warnings already logged; bounded by the pod set (cleared of pods that left at every sync). */
     private final Set<String> warned = new HashSet<>();
 
     public KvEventsFollower(KvEventsSettings settings, CacheViews caches, KvEventMetrics metrics, LongSupplier nanoClock) {
         this.caches = caches;
-        this.subscriptions = new KvEventSubscriptions(settings, caches, metrics, nanoClock);
+        this.settings = settings;
+        this.metrics = metrics;
+        this.nanoClock = nanoClock;
     }
 
     /** Subscribes to the pods that publish now, stops those that left or stopped publishing. Returns at once. */
-    public void sync() {
+    public synchronized void sync() {
         List<KvEventsTarget> targets = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         Set<String> present = new HashSet<>();
@@ -48,15 +55,24 @@ public final class KvEventsFollower implements AutoCloseable {
                 LOG.warn("{}", warning);
             }
         }
+        if (closed || (subscriptions == null && targets.isEmpty())) {
+            return;
+        }
+        if (subscriptions == null) {
+            subscriptions = new KvEventSubscriptions(settings, caches, metrics, nanoClock);
+        }
         subscriptions.update(targets);
     }
 
-    public int subscribedPods() {
-        return subscriptions.subscribedPods();
+    public synchronized int subscribedPods() {
+        return subscriptions == null ? 0 : subscriptions.subscribedPods();
     }
 
     @Override
-    public void close() {
-        subscriptions.close();
+    public synchronized void close() {
+        closed = true;
+        if (subscriptions != null) {
+            subscriptions.close();
+        }
     }
 }
