@@ -261,6 +261,7 @@ public final class EngineLoop {
                 emit(s, at);
             }
         }
+        prefixCache.publish(); // one KV-event batch per step, as the engines publish
         for (Sequence s : step.decoders()) {
             if (!s.cancelled && !s.finished) {
                 emit(s, at);

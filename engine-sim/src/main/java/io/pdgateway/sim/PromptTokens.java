@@ -94,6 +94,11 @@ public final class PromptTokens {
         return ids == null ? null : ids.clone();
     }
 
+    /** The token ids without a copy, or null (the prefix cache reads them for its events). */
+    long[] idsView() {
+        return ids;
+    }
+
     int fullBlocks() {
         return blockHashes.length;
     }

@@ -7,6 +7,7 @@ import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.TimingProfile;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import io.pdgateway.sim.kvevents.KvEventsConfig;
 import picocli.CommandLine.Option;
 
 /** {@code sim}: one simulated engine pod, for trying a gateway setup without GPUs. */
@@ -66,6 +67,12 @@ public final class SimCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String trtTransceiver;
 
+    @Option(names = "--kv-events-config",
+            description = "vLLM/SGLang: publish KV-cache events, in vLLM's JSON shape, e.g. "
+                    + "'{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:5557\","
+                    + "\"replay_endpoint\":\"tcp://*:5558\"}'. Text is then tokenized with the bundled tokenizer.json.")
+    String kvEventsConfig;
+
     @Override
     public Integer call() throws Exception {
         SimConfig config;
@@ -78,7 +85,9 @@ public final class SimCommand implements Callable<Integer> {
             config = SimConfig.builder().engine(engine).role(SimRole.parse(role))
                     .host(host).port(port).modelName(model).timing(TimingProfile.byName(timing))
                     .timeScale(timeScale).seed(seed).faults(faults).bootstrapPort(bootstrapPort)
-                    .trtPythonTransceiver(trtTransceiver.equals("python")).build();
+                    .trtPythonTransceiver(trtTransceiver.equals("python"))
+                    .kvEvents(kvEventsConfig == null ? KvEventsConfig.DISABLED : KvEventsConfig.parse(kvEventsConfig))
+                    .build();
         } catch (IllegalArgumentException e) {
             System.err.println("pd-gateway sim: " + e.getMessage());
             return 2;

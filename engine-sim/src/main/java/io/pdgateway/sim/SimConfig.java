@@ -1,5 +1,6 @@
 package io.pdgateway.sim;
 
+import io.pdgateway.sim.kvevents.KvEventsConfig;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -21,6 +22,8 @@ import java.util.Objects;
  *                         {@code host}; 0 for an ephemeral one ({@link SimPod#bootstrapPort()} tells which)
  * @param trtPythonTransceiver TensorRT-LLM: the Python KV-cache transceiver, whose /server_info reports the
  *                         metadata generation_first needs; false is the C++ one, which reports none
+ * @param kvEvents         {@code --kv-events-config}: vLLM and SGLang pods publish their prefix cache's changes as
+ *                         KV-cache events and tokenize text with the bundled tokenizer ({@link KvEventsConfig})
  */
 public record SimConfig(
         String engine,
@@ -34,7 +37,8 @@ public record SimConfig(
         FaultConfig faults,
         int defaultMaxTokens,
         int bootstrapPort,
-        boolean trtPythonTransceiver) {
+        boolean trtPythonTransceiver,
+        KvEventsConfig kvEvents) {
 
     /** The engine every pod simulates unless told otherwise. */
     public static final String DEFAULT_ENGINE = "vllm";
@@ -72,6 +76,10 @@ public record SimConfig(
         if (defaultMaxTokens < 1) {
             throw new IllegalArgumentException("defaultMaxTokens must be >= 1, got " + defaultMaxTokens);
         }
+        Objects.requireNonNull(kvEvents, "kvEvents");
+        if (kvEvents.publishes() && engine.equals("trtllm")) {
+            throw new IllegalArgumentException("--kv-events-config is simulated for vllm and sglang pods only");
+        }
         if (bootstrapPort < 0 || bootstrapPort > 65_535) {
             throw new IllegalArgumentException("bootstrapPort must be within 0..65535, got " + bootstrapPort);
         }
@@ -86,7 +94,7 @@ public record SimConfig(
     public Builder toBuilder() {
         return new Builder().engine(engine).role(role).host(host).port(port).modelName(modelName)
                 .timeScale(timeScale).timing(timing).seed(seed).faults(faults).defaultMaxTokens(defaultMaxTokens)
-                .bootstrapPort(bootstrapPort).trtPythonTransceiver(trtPythonTransceiver);
+                .bootstrapPort(bootstrapPort).trtPythonTransceiver(trtPythonTransceiver).kvEvents(kvEvents);
     }
 
     /** Fluent construction of a {@link SimConfig}; validation happens in {@link #build()}. */
@@ -103,6 +111,7 @@ public record SimConfig(
         private int defaultMaxTokens = DEFAULT_MAX_TOKENS;
         private int bootstrapPort = DEFAULT_BOOTSTRAP_PORT;
         private boolean trtPythonTransceiver = true;
+        private KvEventsConfig kvEvents = KvEventsConfig.DISABLED;
 
         private Builder() {
         }
@@ -167,9 +176,14 @@ public record SimConfig(
             return this;
         }
 
+        public Builder kvEvents(KvEventsConfig kvEvents) {
+            this.kvEvents = kvEvents;
+            return this;
+        }
+
         public SimConfig build() {
             return new SimConfig(engine, role, host, port, modelName, timeScale, timing, seed, faults,
-                    defaultMaxTokens, bootstrapPort, trtPythonTransceiver);
+                    defaultMaxTokens, bootstrapPort, trtPythonTransceiver, kvEvents);
         }
     }
 }

@@ -137,6 +137,11 @@ public final class SimPod {
         return pod.bootstrapPort();
     }
 
+    /** The pod's KV-event publisher (--kv-events-config), or null when it publishes none. */
+    public io.pdgateway.sim.kvevents.KvEventPublisher kvEvents() {
+        return pod.kvEvents();
+    }
+
     /** Stops the pod: closes its server and connections, cancels its timers. */
     public Future<Void> close() {
         return vertx.undeploy(deploymentId);

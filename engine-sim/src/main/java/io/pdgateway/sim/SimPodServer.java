@@ -84,6 +84,9 @@ final class SimPodServer extends VerticleBase {
     public Future<?> stop() {
         pod.markClosing();
         pod.loop().stop();
+        if (pod.kvEvents() != null) {
+            pod.kvEvents().close();
+        }
         return pod.personality().stop().eventually(() -> server.close()).eventually(() -> client.close());
     }
 

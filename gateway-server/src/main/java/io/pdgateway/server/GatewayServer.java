@@ -4,12 +4,16 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.core.session.RoutingSession;
+import io.pdgateway.core.session.SessionClock;
 import io.pdgateway.server.exchange.PrerequisiteCache;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.config.FrontSettings;
 import io.pdgateway.server.front.ApiKeys;
 import io.pdgateway.server.front.ClientConnections;
 import io.pdgateway.server.front.OpenAiFront;
+import io.pdgateway.server.kvevents.KvEventMetrics;
+import io.pdgateway.server.kvevents.KvEventsFollower;
+import io.pdgateway.server.kvevents.KvEventsSettings;
 import io.micrometer.core.instrument.Gauge;
 import io.pdgateway.server.metrics.BucketPlanGauges;
 import io.pdgateway.server.metrics.GatewayMetrics;
@@ -17,6 +21,7 @@ import io.pdgateway.server.redis.SharedLedgerSync;
 import io.pdgateway.server.metrics.RoutingModelGauges;
 import io.pdgateway.server.metrics.TokenLoadGauges;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.server.routing.PodOutliers;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
@@ -65,12 +70,14 @@ public final class GatewayServer {
     private final EngineAdapters engines;
     private final BucketPlanGauges bucketGauges;
     private final TokenLoadGauges tokenGauges;
+    private final KvEventsFollower kvEvents;
     private final RoutingModelGauges modelGauges;
     private final SharedLedgerSync sharedLedger;
     private volatile boolean draining;
     private Upstreams upstreams;
 
-    private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, long seed) {
+    private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, KvEventsSettings kvEventsSettings,
+            ModelTokenizers tokenizers, long seed) {
         this.vertx = vertx;
         this.pods = pods;
         this.metrics = new GatewayMetrics();
@@ -91,12 +98,15 @@ public final class GatewayServer {
                         outliers.answered(pod);
                     }
                 });
-        this.routing = new RoutingService(pods, settings.routing(), store, seed);
+        this.routing = new RoutingService(pods, settings.routing(), store, seed, SessionClock.SYSTEM, tokenizers);
         RoutingSession session = routing.session();
         session.ejectWith(outliers.detector());
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), session.tokens());
         this.modelGauges = new RoutingModelGauges(metrics.registry(), session.prefillModels(), session.caches());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
+        // Pods whose metadata names a KV-event endpoint get their cache view fed by their engine's own events.
+        this.kvEvents = new KvEventsFollower(kvEventsSettings, session.caches(),
+                new KvEventMetrics(metrics.registry()), System::nanoTime);
         if (settings.redis().configured()) {
             this.sharedLedger = new SharedLedgerSync(vertx, settings.redis().host(), settings.redis().port(),
                     settings.redis().password(), session.requests(), session.tokens(), settings.redis().sharedLedger());
@@ -122,6 +132,16 @@ public final class GatewayServer {
     /** @param tracing where the request spans go (the caller closes it); {@link Tracing#off()} for none */
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
             long seed, Tracing tracing) {
+        return start(vertx, pods, settings, KvEventsSettings.defaults(), ModelTokenizers.NONE, host, port, seed,
+                tracing);
+    }
+
+    /**
+     * @param kvEvents how the engines' KV-event streams are followed (PD_GATEWAY_KV_EVENTS_*)
+     * @param tokenizers each model's own tokenizer, loaded by the caller ({@link ModelTokenizers#fromEnv})
+     */
+    public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings,
+            KvEventsSettings kvEvents, ModelTokenizers tokenizers, String host, int port, long seed, Tracing tracing) {
         ApiKeys apiKeys;
         try {
             apiKeys = ApiKeys.load(settings);
@@ -129,7 +149,7 @@ public final class GatewayServer {
             return Future.failedFuture(e);
         }
         PromptTokenizer.warmUp();
-        GatewayServer gateway = new GatewayServer(vertx, pods, settings, seed);
+        GatewayServer gateway = new GatewayServer(vertx, pods, settings, kvEvents, tokenizers, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics, gateway.engines,
                 new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing, gateway.outliers);
         gateway.upstreams = up;
@@ -154,7 +174,11 @@ public final class GatewayServer {
                     }
                     // Off the event loop: replanning buckets and sweeping thousands of pods take milliseconds.
                     gateway.upkeepTimer = vertx.setPeriodic(UPKEEP_INTERVAL_MS, id -> vertx.executeBlocking(
-                            gateway.routing.session()::tick, false).onSuccess(upkeep -> {
+                            () -> {
+                                RoutingSession.Upkeep upkeep = gateway.routing.session().tick();
+                                gateway.kvEvents.sync(); // after the tick: the cache views know the pods now
+                                return upkeep;
+                            }, false).onSuccess(upkeep -> {
                                 gateway.tokenGauges.sync();
                                 gateway.modelGauges.sync();
                                 if (upkeep.newPlan() != null) {
@@ -224,6 +248,7 @@ public final class GatewayServer {
      */
     public Future<Void> drainAndClose(Duration grace) {
         drain();
+        kvEvents.close(); // here, on the caller's thread: it joins the poller thread, never on an event loop
         long started = System.nanoTime();
         LOG.info("draining: {} requests in flight, grace period {} s", metrics.inFlight(), grace.toSeconds());
         return server.shutdown(grace.toMillis(), TimeUnit.MILLISECONDS).eventually(() -> {
@@ -243,6 +268,7 @@ public final class GatewayServer {
     public Future<Void> close() {
         vertx.cancelTimer(upkeepTimer);
         scraper.close();
+        kvEvents.close();
         if (sharedLedger != null) {
             sharedLedger.close();
         }

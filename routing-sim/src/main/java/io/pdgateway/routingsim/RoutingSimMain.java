@@ -92,6 +92,11 @@ public final class RoutingSimMain implements Callable<Integer> {
     @Option(names = "--html", description = "Also write a self-contained HTML page with charts to FILE.")
     Path html;
 
+    @Option(names = "--kv-event-delay-ms", description = "Engines publish KV-cache events (stored and evicted blocks) "
+            + "that reach the gateway after this many ms, and its cache views follow them, as the server's do for pods "
+            + "that publish (default: no events, the gateway-side cache model alone).")
+    Double kvEventDelayMs;
+
     @Option(names = "--quiet", description = "No progress lines on stderr.")
     boolean quiet;
 
@@ -114,6 +119,9 @@ public final class RoutingSimMain implements Callable<Integer> {
                 .withGatewayEnv(env);
         if (replicas != null) {
             shape = shape.withGatewayReplicas(replicas);
+        }
+        if (kvEventDelayMs != null) {
+            shape = shape.withKvEventDelayMillis(kvEventDelayMs);
         }
         List<PolicySpec> specs = PolicyRegistry.resolve(policies != null ? policies : PolicyRegistry.DEFAULT);
         int threadCount = threads != null ? threads : Runtime.getRuntime().availableProcessors();

@@ -16,6 +16,7 @@ import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.cluster.ClusterShapeReader;
 import io.pdgateway.routingsim.cluster.SimCluster;
+import io.pdgateway.routingsim.engine.KvEventFeed;
 import io.pdgateway.routingsim.event.Event;
 import io.pdgateway.routingsim.event.EventQueue;
 import io.pdgateway.routingsim.gateway.SimGateway;
@@ -38,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -69,6 +71,21 @@ class SimServerParityTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("configurations")
     void sameScript_sameDecisions(String policy, Map<String, String> extraEnv) throws Exception {
+        run(policy, extraEnv, false);
+    }
+
+    /**
+     * With the pods' cache views fed by KV-cache events (the engines report what they store 30 ms after each prefill
+     * and evict the tails of some prompts when they end), through routing-sim's event feed into both sides' views.
+     */
+    @ParameterizedTest(name = "{0} event-fed")
+    @ValueSource(strings = {"pd:prefix_cache:load_balancing", "pd:hybrid_cache_load:token_load",
+        "pd:predicted_ttft:token_load"})
+    void eventFedViews_sameScript_sameDecisions(String policy) throws Exception {
+        run(policy, Map.of(), true);
+    }
+
+    private void run(String policy, Map<String, String> extraEnv, boolean kvEvents) throws Exception {
         ClusterShape shape = ClusterShapeReader.read(SMALL_CLUSTER).withGatewayEnv(extraEnv);
         PolicySpec spec = PolicyRegistry.resolve(policy);
         EventQueue queue = new EventQueue();
@@ -92,6 +109,16 @@ class SimServerParityTest {
                 virtualClock(queue));
 
         Script script = new Script(queue, sim, server, cluster.model().model(), spec.strategyHeader());
+        if (kvEvents) {
+            // Both follow every pod's events from the start, as the server's subscriber does once it caught up.
+            sim.followKvEvents();
+            server.session().caches().retainOnly(snapshot);
+            for (Pod pod : cluster.model().pods()) {
+                server.session().caches().live(pod.id(), true);
+                script.feeds.put(pod.id(), new KvEventFeed(pod.id(), queue, TimeUnit.MILLISECONDS.toNanos(30),
+                        List.of(sim.kvEvents(), server.session().caches())));
+            }
+        }
         script.scrapeEvery(SCRAPE_NANOS, cluster.model().pods(), scraped, store);
         script.tickEverySecond();
         script.arrivals(new SplittableRandom(policy.hashCode() ^ extraEnv.hashCode()));
@@ -111,6 +138,8 @@ class SimServerParityTest {
         final String model;
         final String strategyHeader;
         final List<String> mismatches = new ArrayList<>();
+        /** Each pod's KV-event feed into both sides' cache views, when the views are event-fed. */
+        final Map<String, KvEventFeed> feeds = new HashMap<>();
         int compared;
         int pdDecisions;
         int retries;
@@ -220,13 +249,28 @@ class SimServerParityTest {
                 });
                 return;
             }
+            KvEventFeed feed = feeds.get((simRouted.decision().isPd() ? simRouted.decision().prefill()
+                    : simRouted.decision().target()).id());
             queue.after(prefillNanos, now -> {
                 simRouted.lease().prefillAnswered();
                 serverRouted.lease().prefillAnswered();
+                if (feed != null) {
+                    for (long hash : request.blockHashes()) {
+                        feed.stored(hash);
+                    }
+                    feed.publish();
+                }
             });
             queue.after(prefillNanos + decodeNanos, now -> {
                 simRouted.lease().release();
                 serverRouted.lease().release();
+                long[] hashes = request.blockHashes();
+                if (feed != null && request.index() % 3 == 0 && hashes.length > 1) {
+                    for (int i = hashes.length / 2; i < hashes.length; i++) {
+                        feed.evicted(hashes[i]);
+                    }
+                    feed.publish();
+                }
             });
         }
 

@@ -3,6 +3,7 @@ package io.pdgateway.sim.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.PromptTokens;
+import io.pdgateway.sim.TextTokens;
 import java.util.List;
 
 /**
@@ -25,7 +26,7 @@ public final class ChatApi implements CompletionApi {
 
     /** The messages' text contents joined by spaces; content parts contribute their {@code text}. */
     @Override
-    public PromptTokens prompt(JsonNode body, int blockSize, boolean asIds) throws ApiException {
+    public PromptTokens prompt(JsonNode body, int blockSize, TextTokens tokens) throws ApiException {
         JsonNode messages = body.get("messages");
         if (!messages.isArray() || messages.isEmpty()) {
             throw ApiException.badRequest("messages must be a non-empty list of messages");
@@ -37,7 +38,7 @@ public final class ChatApi implements CompletionApi {
             }
             appendContent(text, message.get("content"));
         }
-        return asIds ? PromptTokens.ofTextAsIds(text.toString(), blockSize) : PromptTokens.ofText(text.toString(), blockSize);
+        return tokens.of(text.toString(), blockSize);
     }
 
     private static void appendContent(StringBuilder text, JsonNode content) throws ApiException {

@@ -3,6 +3,7 @@ package io.pdgateway.sim.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.PromptTokens;
+import io.pdgateway.sim.TextTokens;
 import io.vertx.core.http.HttpMethod;
 import java.util.List;
 
@@ -42,9 +43,9 @@ public interface CompletionApi {
     /**
      * Counts the prompt; fails with 400 when the field has the wrong shape.
      *
-     * @param asIds read text as pseudo token ids ({@link PromptTokens#ofTextAsIds}), for engines that report them
+     * @param text how the pod tokenizes text ({@link TextTokens})
      */
-    PromptTokens prompt(JsonNode body, int blockSize, boolean asIds) throws ApiException;
+    PromptTokens prompt(JsonNode body, int blockSize, TextTokens text) throws ApiException;
 
     /** Prefix of the response id: {@code chatcmpl-} or {@code cmpl-}. */
     String idPrefix();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.SimConfig;
+import io.pdgateway.sim.TextTokens;
 
 /**
  * Validates a completion request the way vLLM's OpenAI server does, closely enough for a gateway to meet the
@@ -17,10 +18,13 @@ final class CompletionRequestParser {
     private final EnginePersonality personality;
     /** Longest prompt + completion: the model's context, and never more than the KV cache holds. */
     private final int contextLimit;
+    private final TextTokens textTokens;
 
-    CompletionRequestParser(SimConfig config, EnginePersonality personality, int kvCapacityTokens) {
+    CompletionRequestParser(SimConfig config, EnginePersonality personality, int kvCapacityTokens,
+            TextTokens textTokens) {
         this.config = config;
         this.personality = personality;
+        this.textTokens = textTokens;
         this.contextLimit = Math.min(config.timing().maxModelLen(), kvCapacityTokens);
     }
 
@@ -45,7 +49,7 @@ final class CompletionRequestParser {
         if (!api.hasPrompt(json)) {
             throw ApiException.badRequest("Field required: " + api.promptField());
         }
-        PromptTokens prompt = personality.prompt(json, api, config.timing().blockSizeTokens());
+        PromptTokens prompt = personality.prompt(json, api, config.timing().blockSizeTokens(), textTokens);
         if (!model.asText().equals(config.modelName())) {
             throw new ApiException(404, "The model `" + model.asText() + "` does not exist.");
         }

@@ -16,7 +16,8 @@ public final class CompletionsEndpoint {
 
     public CompletionsEndpoint(PodContext pod) {
         this.pod = pod;
-        this.parser = new CompletionRequestParser(pod.config(), pod.personality(), pod.kvPool().capacityTokens());
+        this.parser = new CompletionRequestParser(pod.config(), pod.personality(), pod.kvPool().capacityTokens(),
+                pod.textTokens());
     }
 
     public void handle(HttpServerRequest request, String body, CompletionApi api) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.EngineRegistry;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.PromptTokens;
+import io.pdgateway.sim.TextTokens;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.kv.KvPlan;
 import io.vertx.core.Future;
@@ -47,8 +48,8 @@ public interface EnginePersonality {
     }
 
     /** Counts the prompt as this engine does; TensorRT-LLM reads chat prompt_token_ids and reports ids. */
-    default PromptTokens prompt(JsonNode body, CompletionApi api, int blockSize) throws ApiException {
-        return api.prompt(body, blockSize, false);
+    default PromptTokens prompt(JsonNode body, CompletionApi api, int blockSize, TextTokens text) throws ApiException {
+        return api.prompt(body, blockSize, text);
     }
 
     /** Refuses what this engine refuses beyond the OpenAI checks (its P/D fields, unsupported keys). */

@@ -5,6 +5,11 @@ import io.pdgateway.sim.EngineStats;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.KvPool;
 import io.pdgateway.sim.PrefixCache;
+import io.pdgateway.sim.TextTokens;
+import io.pdgateway.sim.kvevents.BundledTokenizer;
+import io.pdgateway.sim.kvevents.KvCacheEventSink;
+import io.pdgateway.sim.kvevents.KvEventPublisher;
+import java.time.InstantSource;
 import io.pdgateway.sim.RequestRecorder;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.TextGenerator;
@@ -32,6 +37,9 @@ public final class PodContext {
     private final KvPool kvPool;
     private final EngineLoop loop;
     private final PrefixCache prefixCache;
+    /** The KV-event publisher (--kv-events-config), or null. */
+    private final KvEventPublisher kvEvents;
+    private final TextTokens textTokens;
     private final TextGenerator text;
     private final RequestRecorder recorder = new RequestRecorder();
     private final HttpClient client;
@@ -63,8 +71,12 @@ public final class PodContext {
         this.stats = new EngineStats(personality.firstTokenBuckets(), personality.requestPhaseBuckets());
         TimingProfile timing = config.timing();
         this.kvPool = new KvPool(timing.kvCapacityTokens(), timing.blockSizeTokens());
+        this.kvEvents = config.kvEvents().publishes() ? new KvEventPublisher(config.kvEvents(),
+                config.engine().equals("sglang") ? KvEventPublisher.Layout.ARRAY : KvEventPublisher.Layout.MAP,
+                InstantSource.system()) : null;
+        this.textTokens = kvEvents == null ? TextTokens.CHARACTERS : TextTokens.of(BundledTokenizer.get());
         this.prefixCache = new PrefixCache(timing.kvCapacityTokens() / timing.blockSizeTokens(),
-                timing.blockSizeTokens());
+                timing.blockSizeTokens(), kvEvents == null ? KvCacheEventSink.NONE : kvEvents);
         this.loop = new EngineLoop(vertx, context, config, kvPool, prefixCache, stats);
         this.text = new TextGenerator(config.seed());
         this.random = new SplittableRandom(config.seed());
@@ -97,6 +109,16 @@ public final class PodContext {
 
     public EngineLoop loop() {
         return loop;
+    }
+
+    /** The KV-event publisher, or null when the pod publishes none. */
+    public KvEventPublisher kvEvents() {
+        return kvEvents;
+    }
+
+    /** How this pod turns prompt text into tokens. */
+    public TextTokens textTokens() {
+        return textTokens;
     }
 
     public PrefixCache prefixCache() {

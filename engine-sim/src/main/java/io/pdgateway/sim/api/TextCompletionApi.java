@@ -3,6 +3,7 @@ package io.pdgateway.sim.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.PromptTokens;
+import io.pdgateway.sim.TextTokens;
 import java.util.List;
 
 /**
@@ -24,10 +25,10 @@ public final class TextCompletionApi implements CompletionApi {
     }
 
     @Override
-    public PromptTokens prompt(JsonNode body, int blockSize, boolean asIds) throws ApiException {
+    public PromptTokens prompt(JsonNode body, int blockSize, TextTokens tokens) throws ApiException {
         JsonNode prompt = body.get("prompt");
         if (prompt.isTextual()) {
-            return text(prompt.asText(), blockSize, asIds);
+            return tokens.of(prompt.asText(), blockSize);
         }
         if (prompt.isArray() && !prompt.isEmpty()) {
             if (allMatch(prompt, JsonNode::isIntegralNumber)) {
@@ -40,14 +41,10 @@ public final class TextCompletionApi implements CompletionApi {
             if (allMatch(prompt, JsonNode::isTextual)) {
                 StringBuilder text = new StringBuilder();
                 prompt.forEach(p -> text.append(p.asText()));
-                return text(text.toString(), blockSize, asIds);
+                return tokens.of(text.toString(), blockSize);
             }
         }
         throw ApiException.badRequest("prompt must be a string, a list of strings or a list of token ids");
-    }
-
-    private static PromptTokens text(String text, int blockSize, boolean asIds) {
-        return asIds ? PromptTokens.ofTextAsIds(text, blockSize) : PromptTokens.ofText(text, blockSize);
     }
 
     private static boolean allMatch(JsonNode array, java.util.function.Predicate<JsonNode> test) {

@@ -3,6 +3,7 @@ package io.pdgateway.sim.sglang;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.PromptTokens;
+import io.pdgateway.sim.TextTokens;
 import io.pdgateway.sim.api.ApiException;
 import io.pdgateway.sim.api.CompletionApi;
 import io.pdgateway.sim.api.JsonCodec;
@@ -81,14 +82,13 @@ public final class SglangGenerateApi implements CompletionApi {
     }
 
     @Override
-    public PromptTokens prompt(JsonNode body, int blockSize, boolean asIds) throws ApiException {
+    public PromptTokens prompt(JsonNode body, int blockSize, TextTokens textTokens) throws ApiException {
         JsonNode text = body.get("text");
         if (text != null && !text.isNull()) {
             if (!text.isTextual()) {
                 throw ApiException.badRequest("text must be a string (batched /generate is not simulated)");
             }
-            return asIds ? PromptTokens.ofTextAsIds(text.asText(), blockSize)
-                    : PromptTokens.ofText(text.asText(), blockSize);
+            return textTokens.of(text.asText(), blockSize);
         }
         JsonNode ids = body.get("input_ids");
         if (!ids.isArray() || ids.isEmpty()) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.PromptTokens;
+import io.pdgateway.sim.TextTokens;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.api.ApiException;
@@ -115,7 +116,8 @@ public final class TrtllmPersonality implements EnginePersonality {
 
     /** Chat prompt_token_ids are the prompt; text is read as token ids, which the context worker reports back. */
     @Override
-    public PromptTokens prompt(JsonNode body, CompletionApi api, int blockSize) throws ApiException {
+    public PromptTokens prompt(JsonNode body, CompletionApi api, int blockSize, TextTokens text)
+            throws ApiException {
         JsonNode ids = body.get("prompt_token_ids");
         if (ChatApi.PATH.equals(api.path()) && ids != null && !ids.isNull()) {
             if (!ids.isArray() || ids.isEmpty()) {
@@ -130,7 +132,7 @@ public final class TrtllmPersonality implements EnginePersonality {
             }
             return PromptTokens.ofIds(tokens, blockSize);
         }
-        return api.prompt(body, blockSize, true);
+        return api.prompt(body, blockSize, TextTokens.PSEUDO_IDS);
     }
 
     @Override

@@ -94,7 +94,7 @@ public final class CacheModel {
             return CacheHold.NONE;
         }
         PodCache cache = cacheOf(pod.id(), pod.address(), capacityBlocks);
-        int[] nodes = cache.add(hashes, hashes.length, true, counter);
+        int[] nodes = cache.add(hashes, hashes.length, true, false, counter);
         int[] generations = new int[nodes.length];
         for (int i = 0; i < nodes.length; i++) {
             generations[i] = cache.generationOf(nodes[i]);
@@ -112,15 +112,37 @@ public final class CacheModel {
         if (pods.get(hold.pod.podId) != hold.pod) {
             return; // the pod left (or was re-created) since
         }
-        hold.pod.release(hold.nodes, hold.generations);
+        hold.pod.release(hold.nodes, hold.generations, counter);
         hold.pod.evictOverflow(counter);
     }
 
     /** The pod's engine reports it stored these blocks (prefix order): they are its most recent free blocks. */
     public synchronized void stored(String podId, String address, long[] hashes, int capacityBlocks) {
         PodCache cache = cacheOf(podId, address, capacityBlocks);
-        cache.add(hashes, hashes.length, false, counter);
+        cache.add(hashes, hashes.length, false, true, counter);
         cache.evictOverflow(counter);
+    }
+
+    /**
+     * The pod's engine events are live (its view becomes event-fed, see {@link PodCache}) or stopped (its view falls
+     * back to the gateway's model, starting from what the engine last reported).
+     */
+    public synchronized void eventsLive(String podId, String address, int capacityBlocks, boolean live) {
+        PodCache cache = live ? cacheOf(podId, address, capacityBlocks) : pods.get(podId);
+        if (cache == null || cache.eventFed() == live) {
+            return;
+        }
+        if (live) {
+            cache.startEventFed(counter);
+        } else {
+            cache.stopEventFed(counter);
+        }
+    }
+
+    /** Whether the pod's view follows its engine's events now. */
+    public synchronized boolean eventFed(String podId) {
+        PodCache cache = pods.get(podId);
+        return cache != null && cache.eventFed();
     }
 
     /** The pod's engine reports it evicted these blocks. */

@@ -3,9 +3,12 @@ package io.pdgateway.core.cache;
 import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /**
@@ -18,6 +21,9 @@ public final class CacheViews implements PodCacheEvents {
     private final ToIntFunction<Pod> capacityBlocks;
     private volatile Map<String, Pod> podsById = Map.of();
     private final Map<String, Boolean> live = new ConcurrentHashMap<>();
+    /** Pod id → {prompt tokens routed to it to compute, of which its view predicted cached}; pods of discovery only. */
+    private final Map<String, LongAdder[]> predicted = new ConcurrentHashMap<>();
+    private volatile Consumer<String> firstRouted = id -> { };
 
     /** @param capacityBlocks the pod's prefix-cache capacity in blocks */
     public CacheViews(ToIntFunction<Pod> capacityBlocks) {
@@ -50,6 +56,52 @@ public final class CacheViews implements PodCacheEvents {
         models.keySet().retainAll(byModel.keySet());
         models.forEach((name, view) -> view.retainOnly(byModel.get(name)));
         live.keySet().retainAll(byId.keySet());
+        predicted.keySet().retainAll(byId.keySet());
+    }
+
+    /**
+     * A request was routed to the pod to compute its prompt, of which the pod's view predicted {@code cachedTokens}
+     * cached: counted per pod so the prediction can be compared with the hit rate the engine itself reports. The pod
+     * is one routing chose, so one of discovery's: the counts are bounded by the pod set, and {@link #retainOnly}
+     * drops those of pods that left.
+     */
+    public void routed(Pod computing, long promptTokens, long cachedTokens) {
+        String podId = computing.id();
+        LongAdder[] counts = predicted.get(podId);
+        if (counts == null) {
+            boolean[] created = {false};
+            counts = predicted.computeIfAbsent(podId, id -> {
+                created[0] = true;
+                return new LongAdder[] {new LongAdder(), new LongAdder()};
+            });
+            if (created[0]) {
+                firstRouted.accept(podId);
+            }
+        }
+        counts[0].add(promptTokens);
+        counts[1].add(cachedTokens);
+    }
+
+    /** Told (on the routing thread) of each pod the first time it is {@link #routed}, e.g. to show its series at once. */
+    public void onFirstRouted(Consumer<String> listener) {
+        this.firstRouted = listener;
+    }
+
+    /** Prompt tokens routed to the pod to compute (see {@link #routed}). */
+    public long routedPromptTokens(String podId) {
+        LongAdder[] counts = predicted.get(podId);
+        return counts == null ? 0 : counts[0].sum();
+    }
+
+    /** Of those, the tokens its view predicted cached. */
+    public long predictedCachedTokens(String podId) {
+        LongAdder[] counts = predicted.get(podId);
+        return counts == null ? 0 : counts[1].sum();
+    }
+
+    /** Pods with routed-token counts. */
+    public Collection<String> routedPods() {
+        return predicted.keySet();
     }
 
     /** Re-reads every pod's capacity (engines report theirs through the scraped metrics). */
@@ -93,9 +145,16 @@ public final class CacheViews implements PodCacheEvents {
 
     @Override
     public void live(String podId, boolean flowing) {
-        if (podsById.containsKey(podId)) {
+        Pod pod = podsById.get(podId);
+        if (pod != null) {
             live.put(podId, flowing);
+            model(pod.model()).eventsLive(podId, pod.address(), capacityBlocks.applyAsInt(pod), flowing);
         }
+    }
+
+    /** The pods of discovery's view as last applied by {@link #retainOnly}: the ones events are accepted for. */
+    public Collection<Pod> pods() {
+        return podsById.values();
     }
 
     /** Blocks held over every model and pod. */

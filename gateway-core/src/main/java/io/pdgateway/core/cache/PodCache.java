@@ -12,6 +12,12 @@ import java.util.Arrays;
  * <p>Nodes live in parallel primitive arrays indexed by a node number (about 44 bytes per block held, including this
  * pod's hash table), reused through a free list. A node's generation changes when it is freed, so a stale
  * {@link CacheHold} cannot touch a node that now holds another block. Not thread-safe: its {@link CacheModel} guards it.
+ *
+ * <p>Two modes. Modelled (the default): the gateway's own guess, as above, evicting by capacity. Event-fed (while the
+ * pod's engine KV-event stream is live): what the engine reported is the truth. Blocks it stored are
+ * <em>confirmed</em>; blocks it removed go, referenced or not; nothing is evicted by capacity (the engine says what it
+ * evicts). A block a routed request references but the engine has not reported yet is <em>pending</em>: the engine is
+ * computing it, so it counts for the next decision; if the request ends before the engine confirms it, it goes.
  */
 final class PodCache {
     static final int NIL = -1;
@@ -25,6 +31,8 @@ final class PodCache {
     private int[] prev = new int[64];
     private int[] next = new int[64];
     private int[] generation = new int[64];
+    private boolean[] confirmed = new boolean[64];
+    private boolean eventFed;
     private int used;
     private int freeList = NIL;
     private int lruHead = NIL;
@@ -49,6 +57,30 @@ final class PodCache {
         capacityBlocks = Math.max(1, blocks);
     }
 
+    boolean eventFed() {
+        return eventFed;
+    }
+
+    /**
+     * Switches to event-fed: blocks only the gateway guessed (unconfirmed and not in use) go, since the engine's events
+     * now say what it holds; blocks of requests in flight stay pending.
+     */
+    void startEventFed(BlockCounter onRemoved) {
+        eventFed = true;
+        for (int node = 0; node < used; node++) {
+            if (isLive(node) && refs[node] == 0 && !confirmed[node]) {
+                unlink(node);
+                free(node, onRemoved);
+            }
+        }
+    }
+
+    /** Back to the gateway's model, starting from what the engine last reported; capacity eviction resumes. */
+    void stopEventFed(BlockCounter onRemoved) {
+        eventFed = false;
+        evictOverflow(onRemoved);
+    }
+
     boolean contains(long blockHash) {
         return table.get(blockHash) != NIL;
     }
@@ -57,10 +89,11 @@ final class PodCache {
      * Adds (or finds) the node of each block, referencing it when {@code reference}, and otherwise making it the most
      * recent free block. Blocks are visited deepest first, so the prefix ends up the most recent.
      *
+     * @param confirm the engine reported these blocks (an event), rather than the gateway routing a request to them
      * @param onNew told of each block this pod did not hold before (the model counts holders)
      * @return the node numbers, aligned with {@code hashes}, when referenced (for the release), else null
      */
-    int[] add(long[] hashes, int count, boolean reference, BlockCounter onNew) {
+    int[] add(long[] hashes, int count, boolean reference, boolean confirm, BlockCounter onNew) {
         int[] nodes = reference ? new int[count] : null;
         for (int i = count - 1; i >= 0; i--) {
             int node = table.get(hashes[i]);
@@ -70,6 +103,7 @@ final class PodCache {
             } else if (refs[node] == 0) {
                 unlink(node);
             }
+            confirmed[node] |= confirm;
             if (reference) {
                 refs[node]++;
                 nodes[i] = node;
@@ -80,15 +114,23 @@ final class PodCache {
         return nodes;
     }
 
-    /** Releases a request's references, deepest first; nodes freed meanwhile are skipped. */
-    void release(int[] nodes, int[] generations) {
+    /**
+     * Releases a request's references, deepest first; nodes freed meanwhile are skipped. Event-fed, a block the engine
+     * never confirmed goes when its last request ends (the engine did not cache it, or its event is still on the way
+     * and will add it again).
+     */
+    void release(int[] nodes, int[] generations, BlockCounter onRemoved) {
         for (int i = nodes.length - 1; i >= 0; i--) {
             int node = nodes[i];
             if (node >= used || generation[node] != generations[i] || refs[node] == 0) {
                 continue; // freed meanwhile (evicted by an engine event, or the pod was cleared)
             }
             if (--refs[node] == 0) {
-                append(node);
+                if (eventFed && !confirmed[node]) {
+                    free(node, onRemoved);
+                } else {
+                    append(node);
+                }
             }
         }
     }
@@ -97,9 +139,9 @@ final class PodCache {
         return generation[node];
     }
 
-    /** Evicts least-recent free blocks while the pod is over its capacity. */
+    /** Evicts least-recent free blocks while the pod is over its capacity; event-fed, the engine's events evict. */
     void evictOverflow(BlockCounter onRemoved) {
-        while (size > capacityBlocks && lruHead != NIL) {
+        while (!eventFed && size > capacityBlocks && lruHead != NIL) {
             int victim = lruHead;
             unlink(victim);
             free(victim, onRemoved);
@@ -149,6 +191,7 @@ final class PodCache {
         }
         hash[node] = blockHash;
         refs[node] = 0;
+        confirmed[node] = false;
         prev[node] = NIL;
         next[node] = NIL;
         table.put(blockHash, node);
@@ -203,6 +246,7 @@ final class PodCache {
         prev = Arrays.copyOf(prev, length);
         next = Arrays.copyOf(next, length);
         generation = Arrays.copyOf(generation, length);
+        confirmed = Arrays.copyOf(confirmed, length);
     }
 
     /** How the model learns which blocks a pod gained or lost, to count holders per block. */

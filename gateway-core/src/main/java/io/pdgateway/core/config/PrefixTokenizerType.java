@@ -8,7 +8,13 @@ public enum PrefixTokenizerType {
     /** Upstream's default (reference §7): the prompt's bytes, four to a token. */
     CHARACTER("character"),
     /** cl100k_base, a real BPE tokenizer, though not the model's own. */
-    TIKTOKEN("tiktoken");
+    TIKTOKEN("tiktoken"),
+    /**
+     * pd-gateway's extension: each model's own Hugging Face {@code tokenizer.json} (PD_GATEWAY_PREFIX_CACHE_TOKENIZER_FILES),
+     * with its chat template for chat requests, so prompt blocks hash as the blocks its engine reports in KV events.
+     * Models without a file are measured as {@link #CHARACTER}.
+     */
+    HUGGINGFACE("huggingface");
 
     private final String specName;
 
@@ -26,7 +32,7 @@ public enum PrefixTokenizerType {
     }
 
     public static List<String> specNames() {
-        return List.of(CHARACTER.specName, TIKTOKEN.specName);
+        return List.of(CHARACTER.specName, TIKTOKEN.specName, HUGGINGFACE.specName);
     }
 
     @Override

@@ -48,7 +48,7 @@ public final class PodObjectReader {
         String roleset = labels.get(SpecLabels.ROLESET_NAME);
         return new Pod(object.namespace(), object.name(), model.trim(), ip, port, metricPort, engine,
                 PodRole.fromLabel(labels.get(SpecLabels.ROLE_NAME)), roleset == null || roleset.isBlank() ? null : roleset,
-                labels.get(SpecLabels.KV_CONNECTOR_TYPE), bootstrapPort, config, labels);
+                labels.get(SpecLabels.KV_CONNECTOR_TYPE), bootstrapPort, config, withKvEventAnnotations(labels, annotations));
     }
 
     private static int port(Map<String, String> values, String key, int fallback, String id, List<String> warnings) {
@@ -66,5 +66,26 @@ public final class PodObjectReader {
         }
         warnings.add(id + ": " + key + "=" + value + " is not a port; using " + fallback);
         return fallback;
+    }
+
+    /** Pod metadata keys that say where the pod's engine publishes KV-cache events (read by the gateway server). */
+    public static final String KV_EVENTS_PREFIX = "model.aibrix.ai/kv-events-";
+
+    /**
+     * The labels plus the pod's KV-event annotations (an annotation wins over a label of the same key): a {@link Pod}
+     * keeps labels only, and a full {@code tcp://host:port} endpoint cannot be a label value.
+     */
+    private static Map<String, String> withKvEventAnnotations(Map<String, String> labels,
+            Map<String, String> annotations) {
+        Map<String, String> merged = null;
+        for (Map.Entry<String, String> e : annotations.entrySet()) {
+            if (e.getKey().startsWith(KV_EVENTS_PREFIX) && e.getValue() != null) {
+                if (merged == null) {
+                    merged = new java.util.HashMap<>(labels);
+                }
+                merged.put(e.getKey(), e.getValue());
+            }
+        }
+        return merged == null ? labels : merged;
     }
 }

@@ -225,6 +225,7 @@ public final class RoutingSession {
                 PrefillModels.Ticket prefillLeg = decision.isPd()
                         ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
+                caches.routed(computing, request.promptTokens(), cached);
                 lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, prefillModels, prefillLeg,
                         clock);
             }

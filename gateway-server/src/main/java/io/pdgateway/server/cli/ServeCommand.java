@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.server.GatewayServer;
+import io.pdgateway.server.kvevents.KvEventsSettings;
+import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.server.discovery.KubernetesDiscovery;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.discovery.PodSource;
@@ -96,6 +98,7 @@ public class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         GatewaySettings settings;
         Tracing tracing;
+        ModelTokenizers tokenizers;
         try {
             settings = GatewaySettings.fromEnv(System.getenv());
             if (drainGraceSeconds < 0) {
@@ -107,15 +110,18 @@ public class ServeCommand implements Callable<Integer> {
             ApiKeys.load(settings); // a bad key setting stops start-up here, with its message, before anything runs
             validate();
             tracing = Tracing.fromEnv(System.getenv());
-        } catch (IllegalArgumentException e) {
+            tokenizers = ModelTokenizers.fromEnv(System.getenv(), settings.routing().prefixCacheTokenizer());
+        } catch (IllegalArgumentException | IllegalStateException e) {
             System.err.println("pd-gateway: " + e.getMessage());
             return 2;
         }
         settings.warnings().forEach(w -> LOG.warn("{}", w));
         Vertx vertx = Vertx.vertx();
         PodSource pods = source.kubernetes ? kubernetes() : file(vertx);
-        GatewayServer gateway = GatewayServer.start(vertx, pods, settings, host, port, System.nanoTime(), tracing)
-                .await();
+        KvEventsSettings kvEvents = KvEventsSettings.fromEnv(System.getenv());
+        kvEvents.warnings().forEach(w -> LOG.warn("{}", w));
+        GatewayServer gateway = GatewayServer.start(vertx, pods, settings, kvEvents, tokenizers, host, port,
+                System.nanoTime(), tracing).await();
         Runnable stopExtra = started(vertx, gateway, settings).await();
         LOG.info("pd-gateway listening on {}:{} (default strategy {}, bucketing {}, drain grace {} s)", host,
                 gateway.port(), settings.routing().defaultStrategy(), settings.routing().promptLengthBucketing(),

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
 /**
@@ -23,6 +24,7 @@ public final class KvEventMetrics {
     public static final String VIEW_RESETS = "pd_gateway_kv_events_view_resets";
     public static final String STALE_PODS = "pd_gateway_kv_events_stale_pods";
     public static final String SUBSCRIBED_PODS = "pd_gateway_kv_events_subscribed_pods";
+    public static final String POD_LIVE = "pd_gateway_kv_events_live";
     public static final String POD_TAG = "pod_name";
 
     /** Why an event (or, for {@link #MALFORMED_BATCH}, a whole message) was not applied. */
@@ -40,6 +42,7 @@ public final class KvEventMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, List<Meter>> perPod = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> live = new ConcurrentHashMap<>();
 
     public KvEventMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -79,8 +82,24 @@ public final class KvEventMetrics {
                 + "engine restarted", pod, null, null).increment();
     }
 
+    /** Whether the pod's stream is live now (1: its view is event-fed) or not (0: the gateway's model stands in). */
+    public void live(String pod, boolean isLive) {
+        AtomicInteger value = live.get(pod);
+        if (value == null) {
+            AtomicInteger fresh = new AtomicInteger();
+            Gauge gauge = Gauge.builder(POD_LIVE, fresh, AtomicInteger::get).tag(POD_TAG, pod)
+                    .description("1 while the pod's KV-event stream is live and its cache view follows it; 0 while it "
+                            + "is stale or not yet in sync and the gateway-side model stands in")
+                    .register(registry);
+            value = live.computeIfAbsent(pod, p -> fresh);
+            remember(pod, gauge);
+        }
+        value.set(isLive ? 1 : 0);
+    }
+
     /** Removes the pod's series (it left the pod set). */
     public void forget(String pod) {
+        live.remove(pod);
         List<Meter> meters = perPod.remove(pod);
         if (meters != null) {
             synchronized (meters) {
@@ -95,12 +114,16 @@ public final class KvEventMetrics {
             builder.tag(tag, value);
         }
         Counter counter = builder.register(registry);
+        remember(pod, counter);
+        return counter;
+    }
+
+    private void remember(String pod, Meter meter) {
         List<Meter> meters = perPod.computeIfAbsent(pod, p -> new ArrayList<>());
         synchronized (meters) {
-            if (!meters.contains(counter)) {
-                meters.add(counter);
+            if (!meters.contains(meter)) {
+                meters.add(meter);
             }
         }
-        return counter;
     }
 }

@@ -32,8 +32,8 @@ import org.zeromq.ZMQ;
  * asks the replay socket for anything past its last batch; the end marker that answers proves the stream alive. A pod
  * heard from neither way for {@link KvEventsSettings#staleAfter()} is reported not live, and its sockets are re-created
  * after a wait that doubles from {@link KvEventsSettings#reconnectMin()} to {@link KvEventsSettings#reconnectMax()}
- * (ZeroMQ's own TCP reconnects back off the same way). The view is cleared then and rebuilt from the replay buffer once
- * the stream is back: events may have been lost in the silence, and an engine that restarted meanwhile may already
+ * (ZeroMQ's own TCP reconnects back off the same way). The view is cleared once the stream is back (until then it is
+ * the gateway's model, started from the engine's last report) and rebuilt from the replay buffer: events may have been lost in the silence, and an engine that restarted meanwhile may already
  * have published past the expected sequence, which a sequence check alone would take for a gap.
  */
 final class PodEventStream {
@@ -68,6 +68,10 @@ final class PodEventStream {
     private long lastHeard;
     private long lastProbe;
     private boolean reportedLive;
+    /** False until the first report, so the pod's live gauge exists (at 0) from the start. */
+    private boolean reportedOnce;
+    /** Set at a reconnect: the view is cleared when the engine is next heard from, before anything is applied. */
+    private boolean resetOnContact;
     private long nextReconnect;
     private long backoff;
     /** Set when the sockets were re-created, so the poller re-registers them. */
@@ -186,8 +190,10 @@ final class PodEventStream {
             waiting.clear();
             if (expected >= 0) {
                 // Events may have been lost in the silence, and an engine that restarted meanwhile may already have
-                // published past our sequence: rebuild the view from what the replay buffer holds, from 0.
-                resetView();
+                // published past our sequence: rebuild the view from what the replay buffer holds, from 0. The reset
+                // waits until the engine answers: meanwhile the view is the gateway's model (the pod is not live),
+                // which is better started from the engine's last report than from nothing.
+                resetOnContact = true;
                 expected = -1;
                 synced = false;
             }
@@ -202,6 +208,10 @@ final class PodEventStream {
     }
 
     private void heard(long now) {
+        if (resetOnContact) {
+            resetOnContact = false;
+            resetView();
+        }
         lastHeard = now;
         backoff = settings.reconnectMin().toNanos();
         nextReconnect = now + settings.staleAfter().toNanos();
@@ -332,9 +342,11 @@ final class PodEventStream {
     }
 
     private void report(boolean live) {
-        if (live != reportedLive) {
+        if (live != reportedLive || !reportedOnce) {
+            reportedOnce = true;
             reportedLive = live;
             view.live(podId(), live);
+            metrics.live(podId(), live);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.pdgateway.server.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Gauge series labelled {namespace, pod_name} that follow a changing set of pods: a pod's series appear when it joins
@@ -27,6 +29,11 @@ final class PodSeries {
         this.register = register;
     }
 
+    /** Adds the pod's series now, if it has none. */
+    void add(String podId) {
+        series.computeIfAbsent(podId, register);
+    }
+
     /** Adds series for pods new to {@code podIds} and removes those of pods no longer in it. */
     void sync(Collection<String> podIds) {
         Set<String> live = new HashSet<>(podIds);
@@ -38,6 +45,18 @@ final class PodSeries {
                 series.remove(id).forEach(registry::remove);
             }
         }
+    }
+
+    /**
+     * A counter of one pod (a monotonic total read from {@code state}, which something else keeps alive: Micrometer
+     * holds it weakly) under its {namespace, pod_name} labels.
+     */
+    static <T> Meter counter(MeterRegistry registry, String name, String help, String podId, T state,
+            ToDoubleFunction<T> total) {
+        int slash = podId.indexOf('/');
+        return FunctionCounter.builder(name, state, total).description(help)
+                .tag("namespace", podId.substring(0, slash)).tag("pod_name", podId.substring(slash + 1))
+                .register(registry);
     }
 
     /** A gauge of one pod under the pod's {namespace, pod_name} labels. */

@@ -11,17 +11,33 @@ import java.util.List;
  * pod's mean relative error of predicted against measured prefill time over its recent legs (the predicted_ttft policy
  * trusts it; a value that stays above ~0.3 means the pod's latency is not what its prompt and queue explain), and
  * pd_prefix_cache_model_blocks is how many KV blocks the gateway believes the pods hold in all, the memory its cache
- * model takes (about 100 bytes a block).
+ * model takes (about 100 bytes a block). pd_prefix_cache_routed_prompt_tokens_total and
+ * pd_prefix_cache_predicted_hit_tokens_total{namespace, pod_name} are the prompt tokens routed to each pod to compute
+ * and how many of them its view predicted cached: their rates' ratio is the predicted hit rate, to set beside the one
+ * the engine reports (vLLM's prefix_cache_hits_total / prefix_cache_queries_total).
  */
 public final class RoutingModelGauges {
     private final PrefillModels prefillModels;
     private final PodSeries errors;
+    private final PodSeries predictedHits;
+    private final CacheViews caches;
 
     public RoutingModelGauges(MeterRegistry registry, PrefillModels prefillModels, CacheViews caches) {
         this.prefillModels = prefillModels;
         this.errors = new PodSeries(registry, id -> List.of(PodSeries.gauge(registry, "pd_prefill_time_model_error",
                 "Mean relative error of the pod's predicted prefill time over its recent legs", id,
                 () -> prefillModels.error(id))));
+        this.caches = caches;
+        this.predictedHits = new PodSeries(registry, id -> List.of(
+                PodSeries.counter(registry, "pd_prefix_cache_routed_prompt_tokens", "Prompt tokens routed to the pod "
+                        + "to compute (the prefill pod of a pair, or a standard pod)", id, caches,
+                        c -> c.routedPromptTokens(id)),
+                PodSeries.counter(registry, "pd_prefix_cache_predicted_hit_tokens", "Of the prompt tokens routed to the "
+                        + "pod, those its cache view predicted it holds; compare the rate of their ratio with the "
+                        + "engine's own (vLLM prefix_cache_hits / prefix_cache_queries)", id, caches,
+                        c -> c.predictedCachedTokens(id))));
+        // A pod's series appear with its first routed request, not a tick later; they leave with the pod (sync).
+        caches.onFirstRouted(predictedHits::add);
         Gauge.builder("pd_prefix_cache_model_blocks", caches, CacheViews::totalBlocks)
                 .description("KV blocks the gateway's cache model believes the pods hold, over all pods")
                 .register(registry);
@@ -30,5 +46,6 @@ public final class RoutingModelGauges {
     /** Follows the pods that have a prefill-time model; call about once a second. */
     public void sync() {
         errors.sync(prefillModels.podIds());
+        predictedHits.sync(caches.routedPods());
     }
 }

@@ -1,11 +1,19 @@
 package io.pdgateway.server.routing;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.config.PrefixTokenizerType;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.PromptNeeds;
+import io.pdgateway.core.tokenize.ChatTemplate;
+import io.pdgateway.core.tokenize.Tokenizer;
+import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.server.front.OpenAiRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Measures what routing reads from a prompt: its length in tokens and its prefix-block hashes (the gateway's
@@ -22,24 +30,36 @@ public final class PromptMeasurer {
     /** The character tokenizer's token: four bytes of UTF-8 (reference §7: upstream's 4-byte blocks). */
     static final int BYTES_PER_CHARACTER_TOKEN = 4;
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<Map<String, Object>>> MESSAGES = new TypeReference<>() {};
+
     private final PrefixTokenizerType tokenizer;
     private final int blockTokens;
+    private final ModelTokenizers models;
 
     public PromptMeasurer(PrefixTokenizerType tokenizer, int blockTokens) {
+        this(tokenizer, blockTokens, ModelTokenizers.NONE);
+    }
+
+    /** @param models each model's own tokenizer, for {@link PrefixTokenizerType#HUGGINGFACE} */
+    public PromptMeasurer(PrefixTokenizerType tokenizer, int blockTokens, ModelTokenizers models) {
         this.tokenizer = tokenizer;
         this.blockTokens = blockTokens;
+        this.models = models;
     }
 
     public PromptFeatures measure(OpenAiRequest request, PromptNeeds needs) {
         int[] tokenIds = null;
         int tokens;
+        Tokenizer own = tokenizer == PrefixTokenizerType.HUGGINGFACE ? models.tokenizer(request.model()) : null;
         if (needs.blockHashes()) {
-            tokenIds = tokenizer == PrefixTokenizerType.TIKTOKEN ? PromptTokenizer.encode(request.promptText())
+            tokenIds = own != null ? modelTokens(request, own)
+                    : tokenizer == PrefixTokenizerType.TIKTOKEN ? PromptTokenizer.encode(request.promptText())
                     : characterTokens(request.promptText());
         }
         if (request.promptTokenIds() >= 0) {
             tokens = request.promptTokenIds();
-        } else if (tokenIds != null && tokenizer == PrefixTokenizerType.TIKTOKEN) {
+        } else if (tokenIds != null && (own != null || tokenizer == PrefixTokenizerType.TIKTOKEN)) {
             tokens = tokenIds.length;
         } else if (needs.tokenCount()) {
             tokens = PromptTokenizer.count(request.promptText());
@@ -49,6 +69,23 @@ public final class PromptMeasurer {
         long[] hashes = tokenIds == null ? null
                 : BlockHasher.chain(BlockHasher.seed(request.model()), tokenIds, tokenIds.length, blockTokens);
         return new PromptFeatures(tokens, hashes, request.raw().length / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE);
+    }
+
+    /**
+     * The prompt as the model's engine tokenizes it: a chat request rendered with the model's chat template when it has
+     * one (as the engine renders it, with the generation prompt), else the prompt text.
+     */
+    private int[] modelTokens(OpenAiRequest request, Tokenizer own) {
+        ChatTemplate template = models.chatTemplate(request.model());
+        JsonNode messages = request.body().get("messages");
+        if (template != null && messages != null && messages.isArray()) {
+            try {
+                return own.encode(template.render(JSON.convertValue(messages, MESSAGES), true, Map.of()));
+            } catch (TokenizerFormatException | IllegalArgumentException e) {
+                // a template that cannot render this request: the contents still share prefixes with each other
+            }
+        }
+        return own.encode(request.promptText());
     }
 
     /** The prompt's UTF-8 bytes, four to a token (a trailing partial token is dropped: it never fills a block). */

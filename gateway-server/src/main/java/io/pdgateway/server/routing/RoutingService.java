@@ -29,9 +29,16 @@ public final class RoutingService {
     /** @param clock the session's time: the system clock, except where a test replays a virtual one */
     public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
             SessionClock clock) {
+        this(pods, settings, metrics, seed, clock, ModelTokenizers.NONE);
+    }
+
+    /** @param tokenizers each model's own tokenizer (AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=huggingface) */
+    public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
+            SessionClock clock, ModelTokenizers tokenizers) {
         this.session = RoutingSession.create(settings, pods::current, metrics::metrics, clock, seed,
                 warning -> LOG.warn("{}", warning));
-        this.measurer = new PromptMeasurer(settings.prefixCacheTokenizer(), settings.prefixCacheBlockTokens());
+        this.measurer = new PromptMeasurer(settings.prefixCacheTokenizer(), settings.prefixCacheBlockTokens(),
+                tokenizers);
     }
 
     public RoutingSession session() {

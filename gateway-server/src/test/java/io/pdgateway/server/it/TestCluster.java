@@ -222,6 +222,29 @@ final class TestCluster implements AutoCloseable {
         return this;
     }
 
+    /** The gateway on the pod file, with the KV-event and model-tokenizer settings read from {@code env} as serve does. */
+    TestCluster startGatewayWithKvEvents(Map<String, String> env) {
+        writePodFile();
+        PodFileDiscovery file = new PodFileDiscovery(vertx, podFile);
+        file.start();
+        discovery = file;
+        GatewaySettings settings = GatewaySettings.fromEnv(new HashMap<>(env));
+        gateway = GatewayServer.start(vertx, discovery, settings,
+                io.pdgateway.server.kvevents.KvEventsSettings.fromEnv(env),
+                io.pdgateway.server.routing.ModelTokenizers.fromEnv(env, settings.routing().prefixCacheTokenizer()),
+                "127.0.0.1", 0, 1234, io.pdgateway.server.trace.Tracing.off()).await();
+        return this;
+    }
+
+    /** Adds annotations to a pod's entry (written with the pod file). */
+    TestCluster annotate(String name, Map<String, String> annotations) {
+        PodManifest.Entry e = entries.get(name);
+        Map<String, String> merged = new LinkedHashMap<>(e.annotations());
+        merged.putAll(annotations);
+        entries.put(name, new PodManifest.Entry(e.namespace(), e.name(), e.labels(), merged, e.podIp(), e.ready()));
+        return this;
+    }
+
     /** Another gateway process's worth of server on the same pod file (its own discovery, ledgers and port). */
     GatewayServer startReplica(Map<String, String> env) {
         PodFileDiscovery own = new PodFileDiscovery(vertx, podFile);

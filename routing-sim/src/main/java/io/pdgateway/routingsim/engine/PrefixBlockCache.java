@@ -16,6 +16,8 @@ final class PrefixBlockCache {
     private static final int INITIAL_NODES = 1024;
 
     private final int capacity;
+    /** Told of every block stored and evicted (the engine's KV-cache events), or null when nobody listens. */
+    private Changes changes;
     private long[] keys = new long[0];
     private int[] prev = new int[0];
     private int[] next = new int[0];
@@ -31,6 +33,17 @@ final class PrefixBlockCache {
 
     int size() {
         return size;
+    }
+
+    /** What an engine publishing KV-cache events reports: each block as it is stored and as it is evicted. */
+    interface Changes {
+        void stored(long blockHash);
+
+        void evicted(long blockHash);
+    }
+
+    void publishTo(Changes listener) {
+        this.changes = listener;
     }
 
     /** Leading blocks of {@code hashes} present, each refreshed as it is found. */
@@ -74,6 +87,9 @@ final class PrefixBlockCache {
                 node = tail;
                 unlink(node);
                 removeSlot(keys[node]);
+                if (changes != null) {
+                    changes.evicted(keys[node]);
+                }
                 slot = slotOf(hash); // the backward shift may have moved the empty slot
             } else {
                 node = size++;
@@ -81,6 +97,9 @@ final class PrefixBlockCache {
             keys[node] = hash;
             slots[slot] = node + 1;
             pushFront(node);
+            if (changes != null) {
+                changes.stored(hash);
+            }
         }
     }
 

@@ -44,6 +44,8 @@ public final class SimEngine implements Event {
     private final CounterHistory generatedHistory;
     private final MetricsScrape scrape;
     private final Event kick = this::onKick;
+    /** The engine's KV-cache event publisher, or null when it publishes none. */
+    private KvEventFeed events;
 
     private int usedBlocks;
     private int heldBlocks;
@@ -74,6 +76,12 @@ public final class SimEngine implements Event {
         this.scrape = new MetricsScrape(this, scrapeIntervalNanos, scrapePhaseNanos);
         long window = Math.max(1, THROUGHPUT_WINDOW_NANOS / scrapeIntervalNanos) * scrapeIntervalNanos;
         this.generatedHistory = new CounterHistory(window + scrapeIntervalNanos);
+    }
+
+    /** Publishes this engine's prefix-cache changes from now on, one batch per engine step. */
+    public void publishKvEvents(KvEventFeed feed) {
+        this.events = feed;
+        cache.publishTo(feed);
     }
 
     public Pod pod() {
@@ -291,6 +299,9 @@ public final class SimEngine implements Event {
                 counters.prefillSecondsSum += (now - r.admittedAt) / 1e9;
                 emit(r, now);
             }
+        }
+        if (events != null) {
+            events.publish(); // one batch per step, as vLLM publishes
         }
         for (int i = 0; i < decoderCount; i++) {
             EngineRequest r = decoders[i];

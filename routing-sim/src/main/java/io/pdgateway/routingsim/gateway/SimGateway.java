@@ -1,5 +1,6 @@
 package io.pdgateway.routingsim.gateway;
 
+import io.pdgateway.core.cache.PodCacheEvents;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
@@ -40,6 +41,7 @@ public final class SimGateway {
     private final RoutingSession session;
     private final Admission admission;
     private final EventQueue queue;
+    private final ClusterSnapshot snapshot;
     private final List<String> warnings = new ArrayList<>();
     private long forcedReleases;
 
@@ -61,7 +63,7 @@ public final class SimGateway {
         this.settings = settings;
         this.queue = queue;
         this.warnings.addAll(settings.warnings());
-        ClusterSnapshot snapshot = ClusterSnapshot.of(pods.pods());
+        this.snapshot = ClusterSnapshot.of(pods.pods());
         SessionClock clock = new SessionClock() {
             @Override
             public long nanoTime() {
@@ -95,6 +97,26 @@ public final class SimGateway {
         PromptFeatures features = new PromptFeatures(request.promptTokens(), hashes,
                 request.promptTokens() + BODY_ENVELOPE_TOKENS);
         return session.route(admission, features, Integer.toString(request.index()), request.sessionKey());
+    }
+
+    /**
+     * Follows the engines' KV-cache events from now on, every pod's stream live: the cache views then take what the
+     * engines report (fed through {@link #kvEvents()}) over the gateway's own model, as the server's do for pods that
+     * publish. The server starts following after its first upkeep and catches up from the engines' replay buffers;
+     * here the views follow from the start, which is where that catching up ends.
+     */
+    public void followKvEvents() {
+        session.caches().retainOnly(snapshot);
+        for (ModelPods model : snapshot.models()) {
+            for (Pod pod : model.pods()) {
+                session.caches().live(pod.id(), true);
+            }
+        }
+    }
+
+    /** Where the engines' KV-cache events go: the session's cache views, as the server's subscriber feeds them. */
+    public PodCacheEvents kvEvents() {
+        return session.caches();
     }
 
     /** Ticks the session's upkeep once a virtual second while {@code active} says there is work left. */

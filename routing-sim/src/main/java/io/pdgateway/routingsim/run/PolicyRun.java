@@ -1,9 +1,11 @@
 package io.pdgateway.routingsim.run;
 
+import io.pdgateway.core.cache.PodCacheEvents;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.cluster.SimCluster;
+import io.pdgateway.routingsim.engine.KvEventFeed;
 import io.pdgateway.routingsim.engine.SimEngine;
 import io.pdgateway.routingsim.event.Event;
 import io.pdgateway.routingsim.event.EventQueue;
@@ -61,6 +63,16 @@ public final class PolicyRun {
             RouteDecider policy = spec.factory().create(new PolicySetup(settings, cluster, workload, slo));
             gateways.add(new SimGateway(settings, spec.strategyHeader(), policy, cluster, queue,
                     shape.timing().blockSizeTokens(), seed + r));
+        }
+        if (shape.kvEvents()) {
+            List<PodCacheEvents> views = new ArrayList<>();
+            for (SimGateway gateway : gateways) {
+                gateway.followKvEvents();
+                views.add(gateway.kvEvents());
+            }
+            for (SimEngine engine : cluster.engines()) {
+                engine.publishKvEvents(new KvEventFeed(engine.pod().id(), queue, shape.kvEventDelayNanos(), views));
+            }
         }
         List<SimRequest> requests = workload.requests();
         RequestRecord[] records = new RequestRecord[requests.size()];

@@ -1,0 +1,105 @@
+package io.pdgateway.server.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pdgateway.core.cache.BlockHasher;
+import io.pdgateway.core.config.PrefixTokenizerType;
+import io.pdgateway.core.session.PromptFeatures;
+import io.pdgateway.core.session.PromptNeeds;
+import io.pdgateway.server.front.OpenAiRequestParser;
+import io.pdgateway.sim.kvevents.BundledTokenizer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=huggingface: the files a model's tokenizer comes from (start-up errors that name
+ * the problem), and prompt blocks hashed over that tokenizer's ids — the same ids an engine reports in its events —
+ * with the model's chat template applied to chat requests.
+ */
+class ModelTokenizersTest {
+    private static final PromptNeeds HASHES = new PromptNeeds(true, true);
+
+    @TempDir
+    Path dir;
+
+    private Path tokenizerFile() throws Exception {
+        Path file = dir.resolve("tokenizer.json");
+        Files.writeString(file, BundledTokenizer.json());
+        return file;
+    }
+
+    @Test
+    void otherTokenizerTypes_ignoreTheFiles() {
+        assertThat(ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=/nowhere"),
+                PrefixTokenizerType.CHARACTER)).isSameAs(ModelTokenizers.NONE);
+    }
+
+    @Test
+    void huggingface_withoutFiles_missingFile_badEntry_stopStartUpWithTheReason() throws Exception {
+        assertThatThrownBy(() -> ModelTokenizers.fromEnv(Map.of(), PrefixTokenizerType.HUGGINGFACE))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(ModelTokenizers.FILES_ENV);
+        assertThatThrownBy(() -> ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV,
+                "m=" + dir.resolve("absent.json")), PrefixTokenizerType.HUGGINGFACE))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("absent.json")
+                .hasMessageContaining("does not exist");
+        Path garbage = dir.resolve("garbage.json");
+        Files.writeString(garbage, "{\"model\": 3}");
+        assertThatThrownBy(() -> ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=" + garbage),
+                PrefixTokenizerType.HUGGINGFACE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("garbage.json").hasMessageContaining("cannot be used");
+        assertThatThrownBy(() -> ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "just-a-path.json"),
+                PrefixTokenizerType.HUGGINGFACE)).hasMessageContaining("expected model=/path");
+        Path file = tokenizerFile();
+        assertThatThrownBy(() -> ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=" + file,
+                ModelTokenizers.CHAT_TEMPLATES_ENV, "m=" + dir.resolve("no-config.json")),
+                PrefixTokenizerType.HUGGINGFACE)).hasMessageContaining("no-config.json");
+    }
+
+    @Test
+    void completionPrompt_hashesOverTheModelsTokenIds() throws Exception {
+        ModelTokenizers models = ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile()),
+                PrefixTokenizerType.HUGGINGFACE);
+        PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.HUGGINGFACE, 16, models);
+        String prompt = "The gateway routes requests to prefill and decode pods. ".repeat(8);
+
+        PromptFeatures features = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"m\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
+
+        int[] ids = BundledTokenizer.get().encode(prompt);
+        assertThat(features.promptTokens()).isEqualTo(ids.length);
+        assertThat(features.prefixHashes())
+                .isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16)).isNotEmpty();
+    }
+
+    @Test
+    void chatRequest_isRenderedWithTheModelsTemplateBeforeTokenizing_otherModelsStayCharacter() throws Exception {
+        Path config = dir.resolve("tokenizer_config.json");
+        Files.writeString(config, "{\"chat_template\":\"{% for m in messages %}<|start_header_id|>{{ m.role }}"
+                + "<|end_header_id|>{{ m.content }}<|eot_id|>{% endfor %}{% if add_generation_prompt %}"
+                + "<|start_header_id|>assistant<|end_header_id|>{% endif %}\"}");
+        ModelTokenizers models = ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile(),
+                ModelTokenizers.CHAT_TEMPLATES_ENV, "m=" + config), PrefixTokenizerType.HUGGINGFACE);
+        PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.HUGGINGFACE, 16, models);
+        String content = "Summarise the routing policies of the gateway in detail please. ".repeat(4);
+
+        PromptFeatures chat = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.CHAT_PATH,
+                ("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}]}")
+                        .getBytes(StandardCharsets.UTF_8)), HASHES);
+
+        String rendered = "<|start_header_id|>user<|end_header_id|>" + content
+                + "<|eot_id|><|start_header_id|>assistant<|end_header_id|>";
+        int[] ids = BundledTokenizer.get().encode(rendered);
+        assertThat(chat.prefixHashes()).isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16));
+
+        PromptFeatures other = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"other\",\"prompt\":\"" + content + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
+        int[] chars = PromptMeasurer.characterTokens(content);
+        assertThat(other.prefixHashes()).as("no file for this model: the character tokenizer")
+                .isEqualTo(BlockHasher.chain(BlockHasher.seed("other"), chars, chars.length, 16));
+    }
+}
