@@ -63,6 +63,26 @@ public final class DecodeInputs {
         return new DecodeInputs(n, maxCount, maxThroughput, maxFree, count, observed, throughput, throughputObserved, free);
     }
 
+    /** Every pod's request count, aligned with the pods: read only (shared with whoever reads these inputs). */
+    public double[] counts() {
+        return count;
+    }
+
+    /** Read only. */
+    public boolean[] observedFlags() {
+        return observed;
+    }
+
+    /** Read only. */
+    public double[] throughputs() {
+        return throughput;
+    }
+
+    /** Read only. */
+    public boolean[] throughputObservedFlags() {
+        return throughputObserved;
+    }
+
     public double count(int i) {
         return count[i];
     }
