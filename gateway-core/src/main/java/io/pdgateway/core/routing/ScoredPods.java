@@ -34,6 +34,9 @@ public final class ScoredPods {
             cursor = next + 1;
             return values[next];
         }
+        if (next > 0 && next <= n && pods.get(next - 1) == pod) {
+            return values[next - 1]; // the pod just found, read again (the picker's chosen pod)
+        }
         if (n > 0 && pods.get(0) == pod) {
             cursor = 1;
             return values[0];
