@@ -20,6 +20,12 @@ import java.util.Map;
  */
 public final class CacheModel {
     private final Map<String, PodCache> pods = new HashMap<>();
+    /** Changes whenever a cache is added to or removed from {@link #pods}. */
+    private int cachesVersion;
+    /** The last {@link #resolve} answer, for that list at that version. */
+    private List<Pod> resolvedFor;
+    private int resolvedVersion;
+    private PodCache[] resolved;
     /** Block hash → number of pods holding it. */
     private final BlockTable holders = new BlockTable(1024);
     private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
@@ -45,12 +51,12 @@ public final class CacheModel {
         if (hashes.length == 0 || holders.get(hashes[0]) <= 0) {
             return PrefixMatch.NONE;
         }
+        PodCache[] caches = resolve(candidates);
         PodCache[] alive = new PodCache[candidates.size()];
         int k = 0;
-        for (int i = 0; i < candidates.size(); i++) {
-            Pod pod = candidates.get(i);
-            PodCache cache = pods.get(pod.id());
-            if (cache != null && cache.address.equals(pod.address()) && cache.contains(hashes[0])) {
+        for (int i = 0; i < caches.length; i++) {
+            PodCache cache = caches[i];
+            if (cache != null && cache.contains(hashes[0])) {
                 alive[k++] = cache;
             }
         }
@@ -178,6 +184,7 @@ public final class CacheModel {
             if (!cache.address.equals(present.get(cache.podId))) {
                 cache.clear(counter);
                 it.remove();
+                cachesVersion++;
                 dropped.add(cache.podId);
             }
         }
@@ -208,6 +215,27 @@ public final class CacheModel {
         return pods.containsKey(podId);
     }
 
+    /**
+     * Each candidate's cache (null when the model holds none for it, or holds an earlier pod's of the same name),
+     * aligned with the list. Decisions pass the same list (their snapshot's) over and over, so the answer is kept
+     * until the list or the set of caches changes: a map lookup and an address comparison per pod per decision saved.
+     */
+    private PodCache[] resolve(List<Pod> candidates) {
+        if (candidates == resolvedFor && cachesVersion == resolvedVersion) {
+            return resolved;
+        }
+        PodCache[] caches = new PodCache[candidates.size()];
+        for (int i = 0; i < caches.length; i++) {
+            Pod pod = candidates.get(i);
+            PodCache cache = pods.get(pod.id());
+            caches[i] = cache != null && cache.address.equals(pod.address()) ? cache : null;
+        }
+        resolved = caches;
+        resolvedFor = candidates;
+        resolvedVersion = cachesVersion;
+        return caches;
+    }
+
     private PodCache cacheOf(String podId, String address, int capacityBlocks) {
         PodCache cache = pods.get(podId);
         if (cache != null && cache.address.equals(address)) {
@@ -218,6 +246,7 @@ public final class CacheModel {
         }
         PodCache fresh = new PodCache(podId, address, capacityBlocks);
         pods.put(podId, fresh);
+        cachesVersion++;
         return fresh;
     }
 }

@@ -8,18 +8,47 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Every routable pod of one model, with the groupings the router needs computed once per snapshot.
+ * Every routable pod of one model, with the groupings the router needs computed once per snapshot: every decision
+ * starts from them, and rebuilding them per decision cost a list copy per grouping and thousands of pods.
  *
  * @param rolesets every roleset, complete or not, by name, in name order
  * @param config the model-wide config: from the first pod (by namespace/name) with a parsable annotation, or null
  * @param engines the distinct engines among the pods; more than one is a misconfiguration routing refuses
+ * @param rolesetList the rolesets' values in the same order (derived; whatever is passed is ignored)
+ * @param prefillPods every roleset's prefill pods, roleset after roleset (derived)
+ * @param decodePods every roleset's decode pods, roleset after roleset (derived)
+ * @param computingPods every pod that computes prompts (prefill and standard pods, not decode pods) in pod order
+ *     (derived): the pods a prompt's prefix-cache lookup covers
  */
-public record ModelPods(String model, List<Pod> pods, Map<String, Roleset> rolesets, ModelConfig config, List<String> engines) {
+public record ModelPods(String model, List<Pod> pods, Map<String, Roleset> rolesets, ModelConfig config,
+        List<String> engines, List<Roleset> rolesetList, List<Pod> prefillPods, List<Pod> decodePods,
+        List<Pod> computingPods) {
 
     public ModelPods {
         pods = List.copyOf(pods);
         rolesets = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rolesets));
         engines = List.copyOf(engines);
+        rolesetList = List.copyOf(rolesets.values());
+        List<Pod> prefills = new ArrayList<>();
+        List<Pod> decodes = new ArrayList<>();
+        for (Roleset roleset : rolesetList) {
+            prefills.addAll(roleset.prefills());
+            decodes.addAll(roleset.decodes());
+        }
+        prefillPods = List.copyOf(prefills);
+        decodePods = List.copyOf(decodes);
+        List<Pod> computing = new ArrayList<>(pods.size());
+        for (Pod pod : pods) {
+            if (pod.role() != PodRole.DECODE) {
+                computing.add(pod);
+            }
+        }
+        computingPods = List.copyOf(computing);
+    }
+
+    public ModelPods(String model, List<Pod> pods, Map<String, Roleset> rolesets, ModelConfig config,
+            List<String> engines) {
+        this(model, pods, rolesets, config, engines, null, null, null, null);
     }
 
     public static ModelPods of(String model, List<Pod> pods) {

@@ -10,6 +10,8 @@ import java.util.Map;
  * @param kvConnectorType model.aibrix.ai/kv-connector-type label as written, or null
  * @param config the parsed model.aibrix.ai/config annotation, or null when absent or invalid
  * @param id namespace/name, computed once: it keys every ledger and metric lookup on the routing hot path
+ * @param address ip:port the engine serves on, computed once: ledgers and cache views compare it on every decision to
+ *     tell a pod from an earlier one of the same name, and building it per call cost a string per pod per decision
  */
 public record Pod(
         String namespace,
@@ -25,23 +27,20 @@ public record Pod(
         int sglangBootstrapPort,
         ModelConfig config,
         Map<String, String> labels,
-        String id) {
+        String id,
+        String address) {
 
     public Pod {
         labels = Map.copyOf(labels);
         id = namespace + "/" + name;
+        address = ip + ":" + port;
     }
 
     public Pod(String namespace, String name, String model, String ip, int port, int metricPort, String engine,
             PodRole role, String rolesetName, String kvConnectorType, int sglangBootstrapPort, ModelConfig config,
             Map<String, String> labels) {
         this(namespace, name, model, ip, port, metricPort, engine, role, rolesetName, kvConnectorType,
-                sglangBootstrapPort, config, labels, null);
-    }
-
-    /** ip:port the engine serves on. */
-    public String address() {
-        return ip + ":" + port;
+                sglangBootstrapPort, config, labels, null, null);
     }
 
     /** The routingConfig of this pod's own profile for the request's config-profile (spec: bucketing is per pod). */

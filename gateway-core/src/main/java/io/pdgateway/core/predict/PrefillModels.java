@@ -1,7 +1,7 @@
 package io.pdgateway.core.predict;
 
 import io.pdgateway.core.model.Pod;
-import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -18,13 +18,14 @@ import java.util.function.ToDoubleFunction;
  * <p>The gateway learns only from the pods it chooses, so a pod whose model looks slow would never be chosen again to
  * correct it, even when its slowness was a one-off (the first request after a start, a hiccup). Once a pod has
  * answered no leg for its fade period, its model therefore fades towards the default, halving what it learned every
- * further period: an idle pod is tried again within a few periods, a pod in use never fades. Thread-safe: every
- * method holds this object's monitor for a few arithmetic operations.
+ * further period: an idle pod is tried again within a few periods, a pod in use never fades. Thread-safe: each pod's
+ * queue is its own monitor, held for a few arithmetic operations, so decisions for different models (whose pods differ)
+ * never wait on each other here.
  */
 public final class PrefillModels {
     private final Function<Pod, PrefillTimeModel.Coefficients> priors;
     private final ToDoubleFunction<Pod> fadeMillis;
-    private final Map<String, PodQueue> pods = new HashMap<>();
+    private final Map<String, PodQueue> pods = new ConcurrentHashMap<>();
 
     /** One pod's model and the summed work terms of its legs in flight. */
     private static final class PodQueue {
@@ -76,29 +77,38 @@ public final class PrefillModels {
 
     private PodQueue queue(Pod pod) {
         PodQueue queue = pods.get(pod.id());
-        if (queue == null) {
-            queue = new PodQueue(new PrefillTimeModel(priors.apply(pod)), fadeMillis.applyAsDouble(pod) * 1e6);
-            pods.put(pod.id(), queue);
-        }
-        return queue;
+        return queue != null ? queue : pods.computeIfAbsent(pod.id(),
+                id -> new PodQueue(new PrefillTimeModel(priors.apply(pod)), fadeMillis.applyAsDouble(pod) * 1e6));
     }
 
     /** When a leg sent now would answer: the pod's remaining queued work plus its own compute, in milliseconds. */
-    public synchronized double predictMillis(Pod pod, double uncached, double cached, long nowNanos) {
-        PodQueue queue = queue(pod).fadedTo(nowNanos);
-        double work = queue.model.predictWork(queue.legs + 1, queue.tokens + uncached,
-                queue.attention + PrefillTimeModel.attention(uncached, cached));
-        return Math.max(queue.model.predictMillis(uncached, cached), work - queue.headProgressMillis(nowNanos));
+    public double predictMillis(Pod pod, double uncached, double cached, long nowNanos) {
+        PodQueue queue = queue(pod);
+        synchronized (queue) {
+            queue.fadedTo(nowNanos);
+            double work = queue.model.predictWork(queue.legs + 1, queue.tokens + uncached,
+                    queue.attention + PrefillTimeModel.attention(uncached, cached));
+            return Math.max(queue.model.predictMillis(uncached, cached), work - queue.headProgressMillis(nowNanos));
+        }
     }
 
     /** The pod's own compute of such a prefill, without its queue, in milliseconds. */
-    public synchronized double computeMillis(Pod pod, double uncached, double cached, long nowNanos) {
-        return queue(pod).fadedTo(nowNanos).model.predictMillis(uncached, cached);
+    public double computeMillis(Pod pod, double uncached, double cached, long nowNanos) {
+        PodQueue queue = queue(pod);
+        synchronized (queue) {
+            return queue.fadedTo(nowNanos).model.predictMillis(uncached, cached);
+        }
     }
 
     /** A leg was sent to the pod. */
-    public synchronized Ticket dispatched(Pod pod, double uncached, double cached, long nowNanos) {
+    public Ticket dispatched(Pod pod, double uncached, double cached, long nowNanos) {
         PodQueue queue = queue(pod);
+        synchronized (queue) {
+            return dispatched(queue, pod, uncached, cached, nowNanos);
+        }
+    }
+
+    private static Ticket dispatched(PodQueue queue, Pod pod, double uncached, double cached, long nowNanos) {
         double attention = PrefillTimeModel.attention(uncached, cached);
         if (queue.legs == 0) {
             queue.headStartedNanos = nowNanos;
@@ -112,11 +122,17 @@ public final class PrefillModels {
     }
 
     /** The leg answered: the work found in flight when it was sent, with its own, took its latency plus the head's progress. */
-    public synchronized void answered(Ticket ticket, long nowNanos) {
+    public void answered(Ticket ticket, long nowNanos) {
         PodQueue queue = pods.get(ticket.podId());
         if (queue == null) {
             return; // the pod left meanwhile
         }
+        synchronized (queue) {
+            answered(queue, ticket, nowNanos);
+        }
+    }
+
+    private static void answered(PodQueue queue, Ticket ticket, long nowNanos) {
         queue.fadedTo(nowNanos).model.observeWork(ticket.queuedLegs(), ticket.queuedTokens(),
                 ticket.queuedAttention(), (nowNanos - ticket.dispatchedNanos()) / 1e6 + ticket.headProgressMillis());
         queue.answeredOnce = true;
@@ -126,10 +142,12 @@ public final class PrefillModels {
     }
 
     /** The leg ended without an answer (failed or abandoned): it no longer holds the queue. */
-    public synchronized void abandoned(Ticket ticket, long nowNanos) {
+    public void abandoned(Ticket ticket, long nowNanos) {
         PodQueue queue = pods.get(ticket.podId());
         if (queue != null) {
-            leave(queue, ticket, nowNanos);
+            synchronized (queue) {
+                leave(queue, ticket, nowNanos);
+            }
         }
     }
 
@@ -146,32 +164,44 @@ public final class PrefillModels {
     }
 
     /** The pod's current fit, or null before it was first used. */
-    public synchronized PrefillTimeModel.Coefficients coefficients(String podId) {
+    public PrefillTimeModel.Coefficients coefficients(String podId) {
         PodQueue queue = pods.get(podId);
-        return queue == null ? null : queue.model.coefficients();
+        if (queue == null) {
+            return null;
+        }
+        synchronized (queue) {
+            return queue.model.coefficients();
+        }
     }
 
     /** The pod's mean relative prediction error over its recent legs; NaN before its first answered leg. */
-    public synchronized double error(String podId) {
+    public double error(String podId) {
         PodQueue queue = pods.get(podId);
-        return queue == null ? Double.NaN : queue.model.meanRelativeError();
+        if (queue == null) {
+            return Double.NaN;
+        }
+        synchronized (queue) {
+            return queue.model.meanRelativeError();
+        }
     }
 
     /** The pods modelled now (those sent a leg since they joined). */
-    public synchronized Set<String> podIds() {
+    public Set<String> podIds() {
         return Set.copyOf(pods.keySet());
     }
 
     /** Legs in flight over every pod (zero when nothing is outstanding). */
-    public synchronized int inFlight() {
+    public int inFlight() {
         int total = 0;
         for (PodQueue queue : pods.values()) {
-            total += queue.legs;
+            synchronized (queue) {
+                total += queue.legs;
+            }
         }
         return total;
     }
 
-    public synchronized void retainOnly(Set<String> podIds) {
+    public void retainOnly(Set<String> podIds) {
         pods.keySet().retainAll(podIds);
     }
 }

@@ -6,11 +6,14 @@ import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.predict.PrefillModels;
+import io.pdgateway.core.routing.score.DecodeInputs;
+import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The load view of one routing decision as of {@code now}: this replica's ledgers plus the other replicas' charges,
- * the drain rates and the scraped metrics.
+ * the drain rates and the scraped metrics. One instance serves one decision, on one thread.
  */
 public final class ClusterLoad implements LoadView {
     private final RequestLedger ledger;
@@ -20,7 +23,10 @@ public final class ClusterLoad implements LoadView {
     private final PrefillModels prefillModels;
     private final long nowNanos;
     private final long nowEpochMillis;
-    private java.util.function.Predicate<Pod> ejected = pod -> false;
+    private Predicate<Pod> ejected = pod -> false;
+    /** The last decode inputs computed in this decision, and for which list (identity). */
+    private List<Pod> decodeInputsPods;
+    private DecodeInputs decodeInputs;
 
     /**
      * @param remote what other gateway replicas charged (read from Redis), added to this replica's own counts
@@ -47,7 +53,7 @@ public final class ClusterLoad implements LoadView {
     }
 
     /** This view with outlier detection's verdicts (the session's detector at this decision's time). */
-    public ClusterLoad ejecting(java.util.function.Predicate<Pod> ejectedPods) {
+    public ClusterLoad ejecting(Predicate<Pod> ejectedPods) {
         this.ejected = ejectedPods;
         return this;
     }
@@ -55,6 +61,17 @@ public final class ClusterLoad implements LoadView {
     @Override
     public boolean ejected(Pod pod) {
         return ejected.test(pod);
+    }
+
+    /** The decode inputs computed earlier in this decision for exactly this list, or null. */
+    public DecodeInputs decodeInputs(List<Pod> pods) {
+        return pods == decodeInputsPods ? decodeInputs : null;
+    }
+
+    /** Keeps the inputs of this list for the rest of the decision (a ClusterLoad serves one decision). */
+    public void decodeInputs(List<Pod> pods, DecodeInputs inputs) {
+        decodeInputsPods = pods;
+        decodeInputs = inputs;
     }
 
     @Override

@@ -2,30 +2,15 @@ package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.Roleset;
-import java.util.ArrayList;
 import java.util.List;
 
 /** How the fast paths narrow candidates: one side to a single pod, the other side aligned to its roleset. */
 public final class PdCandidatesNarrowing {
     private PdCandidatesNarrowing() {}
 
-    /** Every prefill (or decode) pod of the candidates, in roleset order. Indexed loops: this runs per decision. */
+    /** Every prefill (or decode) pod of the candidates, in roleset order (computed once per candidates). */
     public static List<Pod> side(PdCandidates candidates, boolean prefill) {
-        List<Roleset> rolesets = candidates.rolesets();
-        int size = 0;
-        for (int r = 0; r < rolesets.size(); r++) {
-            Roleset roleset = rolesets.get(r);
-            size += prefill ? roleset.prefills().size() : roleset.decodes().size();
-        }
-        List<Pod> pods = new ArrayList<>(size);
-        for (int r = 0; r < rolesets.size(); r++) {
-            Roleset roleset = rolesets.get(r);
-            List<Pod> side = prefill ? roleset.prefills() : roleset.decodes();
-            for (int i = 0; i < side.size(); i++) {
-                pods.add(side.get(i));
-            }
-        }
-        return pods;
+        return candidates.side(prefill);
     }
 
     /** Only the pod's roleset remains, with the pod alone on its side. */

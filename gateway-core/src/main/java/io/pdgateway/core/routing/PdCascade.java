@@ -80,15 +80,19 @@ public final class PdCascade {
     public RouteDecision route(RoutingContext context) {
         PdCandidates candidates = PdCandidates.of(context.model(), context.request().profile());
         List<String> rejections = new ArrayList<>();
-        for (PodFilter filter : filters) {
+        for (int f = 0; f < filters.size(); f++) {
+            PodFilter filter = filters.get(f);
             PodFilter.Result result = filter.filter(context, candidates);
-            checkSubset(filter.name(), candidates, result.survivors());
+            if (result.survivors() != candidates) { // a filter that keeps everything returns its input as is
+                checkSubset(filter.name(), candidates, result.survivors());
+            }
             rejections.addAll(result.rejections());
             candidates = result.survivors();
         }
-        List<String> steps = new ArrayList<>();
-        List<String> reasons = new ArrayList<>();
-        for (FastPath fastPath : fastPaths) {
+        List<String> steps = new ArrayList<>(2);
+        List<String> reasons = new ArrayList<>(2);
+        for (int f = 0; f < fastPaths.size(); f++) {
+            FastPath fastPath = fastPaths.get(f);
             Optional<FastPath.Result> fired = fastPath.apply(context, candidates);
             if (fired.isEmpty()) {
                 continue;

@@ -3,10 +3,6 @@ package io.pdgateway.core.routing;
 import io.pdgateway.core.cache.CacheModel;
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.model.ModelPods;
-import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.model.PodRole;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The request's prompt looked up in its model's prefix-cache view, once per decision and only if a stage asks: every
@@ -33,18 +29,8 @@ public final class PrefixLookup {
     public PrefixMatch match() {
         if (match == null) {
             match = view == null || hashes.length == 0 || model == null ? PrefixMatch.NONE
-                    : view.match(hashes, computing(model), blockTokens);
+                    : view.match(hashes, model.computingPods(), blockTokens);
         }
         return match;
-    }
-
-    private static List<Pod> computing(ModelPods model) {
-        List<Pod> pods = new ArrayList<>(model.pods().size());
-        for (Pod pod : model.pods()) {
-            if (pod.role() != PodRole.DECODE) {
-                pods.add(pod);
-            }
-        }
-        return pods;
     }
 }

@@ -4,47 +4,87 @@ import io.pdgateway.core.model.Pod;
 import java.util.List;
 
 /**
- * Scores of one side (prefill or decode), looked up by pod identity. An open-addressing table over primitive
- * doubles: a decision at scale scores thousands of pods, and a map of boxed scores would allocate for each.
+ * Scores of one side (prefill or decode), looked up by pod identity. The pickers read the scores roleset after
+ * roleset, the order the side's pods were scored in, so a lookup first tries the pod after the last one found: at scale
+ * that is one comparison per lookup, where hashing thousands of pods into a table cost more than the scoring. Any other
+ * order falls back to an identity table over primitive doubles, built on first need.
  */
 public final class ScoredPods {
-    private final Pod[] keys;
+    private final List<Pod> pods;
     private final double[] values;
-    private final int mask;
+    /** Where the next lookup looks first; a stale value (another thread's) only costs a miss. */
+    private int cursor;
+    private volatile Table table;
 
-    private ScoredPods(int size) {
-        int capacity = Integer.highestOneBit(Math.max(4, size * 2 - 1)) << 1; // load factor ≤ 0.5
-        keys = new Pod[capacity];
-        values = new double[capacity];
-        mask = capacity - 1;
+    private ScoredPods(List<Pod> pods, double[] values) {
+        this.pods = pods;
+        this.values = values;
     }
 
+    /** @param values the scores, aligned with {@code pods}; kept, not copied */
     public static ScoredPods of(List<Pod> pods, double[] values) {
-        ScoredPods scored = new ScoredPods(pods.size());
-        for (int i = 0; i < pods.size(); i++) {
-            scored.put(pods.get(i), values[i]);
-        }
-        return scored;
-    }
-
-    private void put(Pod pod, double value) {
-        int slot = System.identityHashCode(pod) & mask;
-        while (keys[slot] != null && keys[slot] != pod) {
-            slot = (slot + 1) & mask;
-        }
-        keys[slot] = pod;
-        values[slot] = value;
+        return new ScoredPods(pods, values);
     }
 
     /** The pod's score, or NaN when it was not scored. */
     public double score(Pod pod) {
-        int slot = System.identityHashCode(pod) & mask;
-        while (keys[slot] != null) {
-            if (keys[slot] == pod) {
-                return values[slot];
-            }
-            slot = (slot + 1) & mask;
+        int next = cursor;
+        int n = pods.size();
+        if (next < n && pods.get(next) == pod) {
+            cursor = next + 1;
+            return values[next];
         }
-        return Double.NaN;
+        if (next > 0 && next <= n && pods.get(next - 1) == pod) {
+            return values[next - 1]; // the pod just found, read again (the picker's chosen pod)
+        }
+        if (n > 0 && pods.get(0) == pod) {
+            cursor = 1;
+            return values[0];
+        }
+        Table lookup = table;
+        if (lookup == null) {
+            lookup = new Table(pods);
+            table = lookup;
+        }
+        int i = lookup.indexOf(pod);
+        if (i < 0) {
+            return Double.NaN;
+        }
+        cursor = i + 1;
+        return values[i];
+    }
+
+    /** Pod → index, open addressing by identity hash (load factor ≤ 0.5). Immutable once built. */
+    private static final class Table {
+        private final Pod[] keys;
+        private final int[] indexes;
+        private final int mask;
+
+        Table(List<Pod> pods) {
+            int capacity = Integer.highestOneBit(Math.max(4, pods.size() * 2 - 1)) << 1;
+            keys = new Pod[capacity];
+            indexes = new int[capacity];
+            mask = capacity - 1;
+            for (int i = 0; i < pods.size(); i++) {
+                Pod pod = pods.get(i);
+                int slot = System.identityHashCode(pod) & mask;
+                while (keys[slot] != null && keys[slot] != pod) {
+                    slot = (slot + 1) & mask;
+                }
+                keys[slot] = pod;
+                indexes[slot] = i;
+            }
+        }
+
+        int indexOf(Pod pod) {
+            int slot = System.identityHashCode(pod) & mask;
+            while (keys[slot] != null) {
+                if (keys[slot] == pod) {
+                    return indexes[slot];
+                }
+                slot = (slot + 1) & mask;
+            }
+            return -1;
+        }
     }
 }

@@ -45,24 +45,17 @@ public final class DecodeImbalanceFastPath implements FastPath {
         PdKnobs knobs = context.request().knobs();
         DecodeInputs in = DecodeInputs.of(decodes, context.load());
         int n = decodes.size();
-        double[] counts = new double[n];
-        boolean[] observed = new boolean[n];
-        double[] throughput = new double[n];
-        boolean[] throughputObserved = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            counts[i] = in.count(i);
-            observed[i] = in.observed(i);
-            throughput[i] = in.throughput(i);
-            throughputObserved[i] = in.throughputObserved(i);
-        }
+        double[] counts = in.counts();
+        boolean[] observed = in.observedFlags();
+        double[] throughput = in.throughputs();
+        boolean[] throughputObserved = in.throughputObservedFlags();
         if (spread(counts, observed) >= knobs.decodeLoadImbalanceMinSpread()) {
             return pick(context, candidates, decodes, counts, observed, Step.DECODE_REQUEST_SPREAD);
         }
         if (spread(throughput, throughputObserved) > knobs.decodeThroughputImbalanceMinSpread()) {
             return pick(context, candidates, decodes, throughput, throughputObserved, Step.DECODE_THROUGHPUT_SPREAD);
         }
-        double[] drainScore = new double[n];
-        boolean[] all = new boolean[n];
+        double[] drainScore = null; // allocated once the first pod drains: usually one does not
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
         for (int i = 0; i < n; i++) {
@@ -70,12 +63,16 @@ public final class DecodeImbalanceFastPath implements FastPath {
             if (!(drain > 0)) {
                 return Optional.empty(); // only when every pod drains (reference §3 step E, check 3)
             }
+            if (drainScore == null) {
+                drainScore = new double[n];
+            }
             drainScore[i] = counts[i] / Math.max(drain, MIN_DRAIN_RATE);
-            all[i] = true;
             min = Math.min(min, drainScore[i]);
             max = Math.max(max, drainScore[i]);
         }
         if (min > 0 && max / min > knobs.decodeScoreRatioThreshold()) {
+            boolean[] all = new boolean[n];
+            java.util.Arrays.fill(all, true);
             return pick(context, candidates, decodes, drainScore, all, Step.DECODE_DRAIN_RATE);
         }
         return Optional.empty();

@@ -18,6 +18,9 @@ public final class RolesetCompletenessFilter implements PodFilter {
 
     @Override
     public Result filter(RoutingContext context, PdCandidates candidates) {
+        if (allComplete(candidates.rolesets())) {
+            return new Result(candidates, List.of()); // the usual case: nothing to copy, the sides stay known
+        }
         List<Roleset> kept = new ArrayList<>();
         List<String> rejections = new ArrayList<>();
         for (Roleset roleset : candidates.rolesets()) {
@@ -29,5 +32,14 @@ public final class RolesetCompletenessFilter implements PodFilter {
             }
         }
         return new Result(new PdCandidates(kept, candidates.standard()), rejections);
+    }
+
+    private static boolean allComplete(List<Roleset> rolesets) {
+        for (int r = 0; r < rolesets.size(); r++) {
+            if (!rolesets.get(r).isComplete()) {
+                return false;
+            }
+        }
+        return true;
     }
 }

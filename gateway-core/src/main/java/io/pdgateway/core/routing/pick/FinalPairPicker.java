@@ -36,11 +36,12 @@ public final class FinalPairPicker implements PairPicker {
         RandomGenerator random = context.random();
         double maxPrefill = MIN_PREFILL_MAX;
         double maxDecode = MIN_DECODE_MAX;
-        for (Roleset roleset : candidates.rolesets()) {
+        List<Roleset> rolesets = candidates.rolesets();
+        for (int i = 0; i < rolesets.size(); i++) {
+            Roleset roleset = rolesets.get(i);
             maxPrefill = Math.max(maxPrefill, max(roleset.prefills(), prefill));
             maxDecode = Math.max(maxDecode, max(roleset.decodes(), decode));
         }
-        List<Roleset> rolesets = candidates.rolesets();
         double[] finals = new double[rolesets.size()];
         Pod bestPrefill = null;
         Pod bestDecode = null;
@@ -101,8 +102,8 @@ public final class FinalPairPicker implements PairPicker {
      */
     private static double max(List<Pod> pods, ScoredPods scores) {
         double max = 0;
-        for (Pod pod : pods) {
-            double s = scores.score(pod);
+        for (int i = 0; i < pods.size(); i++) {
+            double s = scores.score(pods.get(i));
             if (Double.isFinite(s)) {
                 max = Math.max(max, s);
             }
@@ -112,7 +113,7 @@ public final class FinalPairPicker implements PairPicker {
 
     /** The lowest-scoring pod (NaN = unscored, skipped), a uniformly random one among equals. */
     static Pod lowest(List<Pod> pods, ScoredPods scores, RandomGenerator random) {
-        return LowestPicker.lowest(pods, scores::score, random);
+        return LowestPicker.lowest(pods, scores, random);
     }
 
     private static String format(double value) {

@@ -1,6 +1,7 @@
 package io.pdgateway.core.routing.pick;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.ScoredPods;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
@@ -17,8 +18,34 @@ public final class LowestPicker {
         Pod best = null;
         double bestScore = Double.POSITIVE_INFINITY;
         int ties = 0;
-        for (Pod pod : pods) {
+        for (int i = 0; i < pods.size(); i++) {
+            Pod pod = pods.get(i);
             double s = score.applyAsDouble(pod);
+            if (Double.isNaN(s)) {
+                continue;
+            }
+            if (best == null || s < bestScore) {
+                best = pod;
+                bestScore = s;
+                ties = 1;
+            } else if (s == bestScore && random.nextInt(++ties) == 0) {
+                best = pod;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The lowest-scoring pod by its side's scores, exactly as {@link #lowest(List, ToDoubleFunction, RandomGenerator)}:
+     * the pickers call it once per roleset, and a method reference per call was an object per roleset per decision.
+     */
+    public static Pod lowest(List<Pod> pods, ScoredPods scores, RandomGenerator random) {
+        Pod best = null;
+        double bestScore = Double.POSITIVE_INFINITY;
+        int ties = 0;
+        for (int i = 0; i < pods.size(); i++) {
+            Pod pod = pods.get(i);
+            double s = scores.score(pod);
             if (Double.isNaN(s)) {
                 continue;
             }

@@ -41,9 +41,11 @@ public final class PredictedTtftPairPicker implements PairPicker {
         double bestTtft = Double.POSITIVE_INFINITY;
         double bestDecodeScore = Double.POSITIVE_INFINITY;
         int ties = 0;
-        Map<String, Double> predicted = new LinkedHashMap<>();
-        for (Roleset roleset : rolesets) {
-            Pod p = LowestPicker.lowest(roleset.prefills(), prefill::score, context.random());
+        double[] predicted = new double[rolesets.size()]; // by roleset; NaN where none was predicted
+        java.util.Arrays.fill(predicted, Double.NaN);
+        for (int r = 0; r < rolesets.size(); r++) {
+            Roleset roleset = rolesets.get(r);
+            Pod p = LowestPicker.lowest(roleset.prefills(), prefill, context.random());
             if (p == null) {
                 continue;
             }
@@ -57,7 +59,7 @@ public final class PredictedTtftPairPicker implements PairPicker {
             }
             double ttft = prefill.score(p);
             double decodeScore = decode.score(d);
-            predicted.put(roleset.name(), ttft);
+            predicted[r] = ttft;
             int order = compare(feasible, ttft, decodeScore, bestFeasible, bestTtft, bestDecodeScore);
             if (bestPrefill == null || order < 0) {
                 bestPrefill = p;
@@ -83,7 +85,18 @@ public final class PredictedTtftPairPicker implements PairPicker {
                 () -> String.format(Locale.ROOT, "roleset %s: predicted first token in %.1f ms (prefill %s, decode %s%s)",
                         chosenPrefill.rolesetName(), ttft, chosenPrefill.name(), chosenDecode.name(),
                         withinLimits ? "" : ", every decode pod over its KV or TPOT limit"),
-                () -> predicted);
+                () -> table(rolesets, predicted));
+    }
+
+    /** Each roleset's predicted first token, by name: the x-pd-decision score table, built only when read. */
+    private static Map<String, Double> table(List<Roleset> rolesets, double[] predicted) {
+        Map<String, Double> table = new LinkedHashMap<>();
+        for (int r = 0; r < predicted.length; r++) {
+            if (!Double.isNaN(predicted[r])) {
+                table.put(rolesets.get(r).name(), predicted[r]);
+            }
+        }
+        return table;
     }
 
     /** Feasible first, then the earlier first token, then the decode policy's score. */
@@ -98,10 +111,31 @@ public final class PredictedTtftPairPicker implements PairPicker {
 
     /** The lowest-scoring decode pod, among those under their limits when {@code withinLimits}. */
     private static Pod lowestDecode(RoutingContext context, List<Pod> pods, ScoredPods decode, boolean withinLimits) {
+        if (!withinLimits) {
+            return LowestPicker.lowest(pods, decode, context.random());
+        }
         PdKnobs knobs = context.request().knobs();
         LoadView load = context.load();
-        return LowestPicker.lowest(pods, pod -> withinLimits && !underLimits(load.metrics(pod), load.runningRequests(pod),
-                knobs) ? Double.NaN : decode.score(pod), context.random());
+        // LowestPicker's rule (NaN skipped, a uniformly random one among equals) with the limits as NaN, written out:
+        // a lambda per roleset was an allocation per roleset per decision.
+        Pod best = null;
+        double bestScore = Double.POSITIVE_INFINITY;
+        int ties = 0;
+        for (int i = 0; i < pods.size(); i++) {
+            Pod pod = pods.get(i);
+            double s = underLimits(load.metrics(pod), load.runningRequests(pod), knobs) ? decode.score(pod) : Double.NaN;
+            if (Double.isNaN(s)) {
+                continue;
+            }
+            if (best == null || s < bestScore) {
+                best = pod;
+                bestScore = s;
+                ties = 1;
+            } else if (s == bestScore && context.random().nextInt(++ties) == 0) {
+                best = pod;
+            }
+        }
+        return best;
     }
 
     /**

@@ -39,11 +39,17 @@ public final class ColdStartScorer implements Scorer {
             return inner.score(context, candidates);
         }
         boolean[] warm = new boolean[candidates.size()];
-        double[] cold = new double[candidates.size()];
+        boolean allWarm = true;
         for (int i = 0; i < warm.length; i++) {
-            Pod pod = candidates.get(i);
-            warm[i] = load.hasRunningMetric(pod);
-            cold[i] = 1.0 + load.pendingDecodes(pod);
+            warm[i] = load.hasRunningMetric(candidates.get(i));
+            allWarm &= warm[i];
+        }
+        if (allWarm) {
+            return inner.score(context, candidates); // steady state: no pod is new
+        }
+        double[] cold = new double[candidates.size()];
+        for (int i = 0; i < cold.length; i++) {
+            cold[i] = 1.0 + load.pendingDecodes(candidates.get(i));
         }
         return SubsetScores.of(inner, context, candidates, warm, cold);
     }

@@ -2,6 +2,7 @@ package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.LoadView;
 import java.util.List;
 
@@ -34,7 +35,24 @@ public final class DecodeInputs {
         this.maxFree = maxFree;
     }
 
+    /**
+     * The inputs of these pods. The step-2 fast path and the step-4 scorer usually read the same side of the same
+     * decision; a decision's {@link ClusterLoad} keeps the last inputs for the list, so the second read is free.
+     */
     public static DecodeInputs of(List<Pod> pods, LoadView load) {
+        if (load instanceof ClusterLoad decision) {
+            DecodeInputs known = decision.decodeInputs(pods);
+            if (known != null) {
+                return known;
+            }
+            DecodeInputs computed = compute(pods, load);
+            decision.decodeInputs(pods, computed);
+            return computed;
+        }
+        return compute(pods, load);
+    }
+
+    private static DecodeInputs compute(List<Pod> pods, LoadView load) {
         int n = pods.size();
         double[] count = new double[n];
         boolean[] observed = new boolean[n];
@@ -61,6 +79,26 @@ public final class DecodeInputs {
             maxFree = Math.max(maxFree, free[i]);
         }
         return new DecodeInputs(n, maxCount, maxThroughput, maxFree, count, observed, throughput, throughputObserved, free);
+    }
+
+    /** Every pod's request count, aligned with the pods: read only (shared with whoever reads these inputs). */
+    public double[] counts() {
+        return count;
+    }
+
+    /** Read only. */
+    public boolean[] observedFlags() {
+        return observed;
+    }
+
+    /** Read only. */
+    public double[] throughputs() {
+        return throughput;
+    }
+
+    /** Read only. */
+    public boolean[] throughputObservedFlags() {
+        return throughputObserved;
     }
 
     public double count(int i) {

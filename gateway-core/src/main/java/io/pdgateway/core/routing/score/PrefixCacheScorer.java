@@ -22,13 +22,15 @@ public final class PrefixCacheScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         int[] pct = PrefixMatches.of(context, candidates, context.request().knobs().minMatchPct());
-        double maxRequests = 1;
-        for (Pod pod : candidates) {
-            maxRequests = Math.max(maxRequests, context.load().inFlightPrefills(pod));
-        }
+        // One ledger read per pod: the counts first (into the result), then the scores over them.
         double[] scores = new double[candidates.size()];
+        double maxRequests = 1;
         for (int i = 0; i < scores.length; i++) {
-            scores[i] = (100 - pct[i]) * CACHE_WEIGHT + context.load().inFlightPrefills(candidates.get(i)) / maxRequests;
+            scores[i] = context.load().inFlightPrefills(candidates.get(i));
+            maxRequests = Math.max(maxRequests, scores[i]);
+        }
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = (100 - pct[i]) * CACHE_WEIGHT + scores[i] / maxRequests;
         }
         return scores;
     }

@@ -30,9 +30,7 @@ public final class StddevSkipScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         boolean[] keep = kept(candidates, context.load(), context.stddevFactor());
-        double[] skipped = new double[candidates.size()];
-        Arrays.fill(skipped, Double.NaN);
-        return SubsetScores.of(inner, context, candidates, keep, skipped);
+        return SubsetScores.of(inner, context, candidates, keep, Double.NaN);
     }
 
     /** true at index i when pod i stays within mean + factor · sd of the in-flight prefill counts. */

@@ -15,7 +15,14 @@ final class SubsetScores {
      * @param others the score of every candidate not kept
      */
     static double[] of(Scorer inner, RoutingContext context, List<Pod> candidates, boolean[] keep, double[] others) {
-        List<Pod> kept = new ArrayList<>(candidates.size());
+        int keptCount = 0;
+        for (boolean k : keep) {
+            keptCount += k ? 1 : 0;
+        }
+        if (keptCount == candidates.size()) {
+            return inner.score(context, candidates); // the usual case: the inner scorer sees every candidate
+        }
+        List<Pod> kept = new ArrayList<>(keptCount);
         for (int i = 0; i < keep.length; i++) {
             if (keep[i]) {
                 kept.add(candidates.get(i));
@@ -31,5 +38,19 @@ final class SubsetScores {
             scores[i] = keep[i] ? values[j++] : others[i];
         }
         return scores;
+    }
+
+    /** As {@link #of(Scorer, RoutingContext, List, boolean[], double[])}, with one score for every candidate not kept. */
+    static double[] of(Scorer inner, RoutingContext context, List<Pod> candidates, boolean[] keep, double other) {
+        int keptCount = 0;
+        for (boolean k : keep) {
+            keptCount += k ? 1 : 0;
+        }
+        if (keptCount == candidates.size()) {
+            return inner.score(context, candidates);
+        }
+        double[] others = new double[candidates.size()];
+        java.util.Arrays.fill(others, other);
+        return of(inner, context, candidates, keep, others);
     }
 }

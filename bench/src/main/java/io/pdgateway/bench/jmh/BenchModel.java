@@ -1,0 +1,110 @@
+package io.pdgateway.bench.jmh;
+
+import io.pdgateway.core.cache.BlockHasher;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.model.PodRole;
+import io.pdgateway.core.session.Admission;
+import io.pdgateway.core.session.PromptFeatures;
+import io.pdgateway.core.session.RoutingSession;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One model as the JMH benchmarks route over it: N pods in N/2 1P1D rolesets with random engine metrics, and a
+ * conversation workload whose prompts share prefixes the way chat and agent traffic does. Every prompt starts with one
+ * system prompt (a quarter of its tokens, held by every pod that computed any prompt), continues with one of 64
+ * conversations' histories, and the measured request is conversation 3's next turn: its first 90 % is an earlier
+ * prompt some pods hold, its last 10 % is new. Tokens as the server's character tokenizer makes them (4 bytes a
+ * token, 16 tokens a block), so an 8,000-token prompt is 500 cache blocks.
+ */
+final class BenchModel {
+    /** Conversations the earlier traffic belongs to; the measured request continues one of them. */
+    static final int CONVERSATIONS = 64;
+    static final int MEASURED_CONVERSATION = 3;
+
+    final String name;
+    final List<Pod> pods = new ArrayList<>();
+    final Map<String, PodMetrics> metrics;
+    private final int promptTokens;
+
+    /** @param metrics where the pods' engine metrics go (shared by every model of a session) */
+    BenchModel(String name, int podCount, int promptTokens, SplittableRandom seed, Map<String, PodMetrics> metrics) {
+        this.name = name;
+        this.promptTokens = promptTokens;
+        this.metrics = metrics;
+        for (int i = 0; i < podCount / 2; i++) {
+            pods.add(pod(name + "-p" + i, PodRole.PREFILL, name + "-rs" + i, i));
+            pods.add(pod(name + "-d" + i, PodRole.DECODE, name + "-rs" + i, i));
+        }
+        for (Pod pod : pods) {
+            metrics.put(pod.id(), new PodMetrics(seed.nextInt(5), Double.NaN, Double.NaN, seed.nextDouble(),
+                    seed.nextDouble(2000), 20 + seed.nextDouble(20), 434_000, 0));
+        }
+    }
+
+    /**
+     * Earlier traffic: one request per pod, still in flight (its lease never released), each an earlier turn of one of
+     * the conversations, so requests counts, token charges and the prefix-cache view look like a live model's.
+     */
+    void warm(RoutingSession session, Admission admission) {
+        for (int i = 0; i < pods.size(); i++) {
+            session.route(admission, earlierTurn(i % CONVERSATIONS), "warm-" + i, null);
+        }
+    }
+
+    /** An earlier turn of the conversation: the system prompt and the history, 90 % of the prompt length. */
+    PromptFeatures earlierTurn(int conversation) {
+        String text = system() + history(conversation);
+        return features(text);
+    }
+
+    /** The measured request: conversation 3's history and a new turn. */
+    PromptFeatures nextTurn() {
+        String text = system() + history(MEASURED_CONVERSATION) + fill("the next question, ", promptTokens * 4 / 10);
+        return features(text);
+    }
+
+    private String system() {
+        return fill("You are a helpful assistant of " + name + ". ", promptTokens * 4 / 4);
+    }
+
+    private String history(int conversation) {
+        return fill("conversation " + conversation + " so far. ", promptTokens * 4 * 65 / 100);
+    }
+
+    private PromptFeatures features(String text) {
+        long[] hashes = hash(text);
+        int tokens = text.getBytes(StandardCharsets.UTF_8).length / 4;
+        return new PromptFeatures(tokens, hashes, tokens + 200);
+    }
+
+    /** {@code bytes} bytes of the phrase repeated. */
+    private static String fill(String phrase, int bytes) {
+        StringBuilder out = new StringBuilder(bytes + phrase.length());
+        while (out.length() < bytes) {
+            out.append(phrase);
+        }
+        out.setLength(bytes);
+        return out.toString();
+    }
+
+    /** The prompt's block hashes as the server computes them with the character tokenizer: 4 bytes a token. */
+    private long[] hash(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        int[] tokens = new int[bytes.length / 4];
+        for (int i = 0; i < tokens.length; i++) {
+            tokens[i] = (bytes[4 * i] & 0xff) << 24 | (bytes[4 * i + 1] & 0xff) << 16 | (bytes[4 * i + 2] & 0xff) << 8
+                    | bytes[4 * i + 3] & 0xff;
+        }
+        return BlockHasher.chain(BlockHasher.seed(name), tokens, tokens.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
+    }
+
+    private Pod pod(String podName, PodRole role, String roleset, int i) {
+        return new Pod("default", podName, name, "10." + (i / 62500) + "." + (i / 250 % 250) + "." + (i % 250), 8000,
+                8000, "vllm", role, roleset, null, 8998, null, Map.of());
+    }
+}

@@ -1,0 +1,87 @@
+package io.pdgateway.bench.jmh;
+
+import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.model.ClusterSnapshot;
+import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.session.Admission;
+import io.pdgateway.core.session.PromptFeatures;
+import io.pdgateway.core.session.Routed;
+import io.pdgateway.core.session.RoutingSession;
+import io.pdgateway.core.session.SessionClock;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The CPU time of one decision, {@link RoutingDecisionBenchmark}'s exactly (same model, load and prompts), read from
+ * the thread's CPU clock around each decision. On a machine others are using, JMH's wall-clock samples include the time
+ * the benchmark thread waited for a core, which can dwarf a decision; CPU time does not (cache misses caused by the
+ * neighbours still count). A companion to JMH, not a replacement: run both and say which is which.
+ *
+ * <p>{@code java -cp bench/target/benchmarks.jar io.pdgateway.bench.jmh.DecisionCpuTime [pods=512,4096]
+ * [policies=a/b,...] [promptTokens=1000,8000] [decisions=20000] [warmup=20000]}
+ */
+public final class DecisionCpuTime {
+    private DecisionCpuTime() {}
+
+    public static void main(String[] args) {
+        Map<String, String> options = new HashMap<>(Map.of("pods", "512,4096", "policies",
+                "prefix_cache/load_balancing,least_request/least_request,conductor/conductor,token_load/token_load,"
+                        + "hybrid_cache_load/token_load,predicted_ttft/token_load",
+                "promptTokens", "1000,8000", "decisions", "20000", "warmup", "20000"));
+        for (String arg : args) {
+            String[] kv = arg.split("=", 2);
+            options.put(kv[0], kv[1]);
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        System.out.printf(Locale.ROOT, "%5s %-30s %6s %9s %9s %9s %9s%n", "pods", "policies", "prompt", "mean µs",
+                "p50 µs", "p99 µs", "p99.9 µs");
+        for (String pods : options.get("pods").split(",")) {
+            for (String policies : options.get("policies").split(",")) {
+                for (String prompt : options.get("promptTokens").split(",")) {
+                    long[] cpu = run(threads, Integer.parseInt(pods), policies, Integer.parseInt(prompt),
+                            Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("decisions")));
+                    Arrays.sort(cpu);
+                    System.out.printf(Locale.ROOT, "%5s %-30s %6s %9.1f %9.1f %9.1f %9.1f%n", pods, policies, prompt,
+                            Arrays.stream(cpu).average().orElse(0) / 1e3, cpu[cpu.length / 2] / 1e3,
+                            cpu[(int) (cpu.length * 0.99)] / 1e3, cpu[(int) (cpu.length * 0.999)] / 1e3);
+                }
+            }
+        }
+    }
+
+    private static long[] run(ThreadMXBean threads, int pods, String policies, int promptTokens, int warmup,
+            int decisions) {
+        Map<String, PodMetrics> metrics = new HashMap<>();
+        BenchModel model = new BenchModel("m", pods, promptTokens, new SplittableRandom(42), metrics);
+        ClusterSnapshot snapshot = ClusterSnapshot.of(model.pods);
+        String[] parts = policies.split("/");
+        GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
+                "AIBRIX_PREFILL_SCORE_POLICY", parts[0], "AIBRIX_DECODE_SCORE_POLICY", parts[1]));
+        RoutingSession session = RoutingSession.create(settings.routing(), () -> snapshot,
+                pod -> metrics.get(pod.id()), SessionClock.SYSTEM, 7, warning -> { });
+        Admission admission = session.admit(model.name, null, null);
+        model.warm(session, admission);
+        PromptFeatures features = model.nextTurn();
+        for (int i = 0; i < warmup; i++) {
+            decide(session, admission, features);
+        }
+        long[] cpu = new long[decisions];
+        for (int i = 0; i < decisions; i++) {
+            long start = threads.getCurrentThreadCpuTime();
+            decide(session, admission, features);
+            cpu[i] = threads.getCurrentThreadCpuTime() - start;
+        }
+        return cpu;
+    }
+
+    private static Routed decide(RoutingSession session, Admission admission, PromptFeatures features) {
+        Routed routed = session.route(admission, features, "bench", null);
+        routed.lease().release();
+        return routed;
+    }
+}
