@@ -19,6 +19,28 @@ public final class FixedLoad implements LoadView {
     private final Map<String, Double> decodeAge = new HashMap<>();
 
     private final Set<String> ejected = new HashSet<>();
+    private final Map<String, double[]> prefillModels = new HashMap<>();
+
+    /**
+     * predicted_ttft: the pod's queue ahead of a new leg, in milliseconds, and its compute of a leg: a fixed cost plus a
+     * cost per uncached token (cached tokens cost nothing here). Pods without one predict NaN.
+     */
+    public FixedLoad prefillModel(String pod, double queueMillis, double fixedMillis, double millisPerToken) {
+        prefillModels.put(pod, new double[] {queueMillis, fixedMillis, millisPerToken});
+        return this;
+    }
+
+    @Override
+    public double predictPrefillMillis(Pod pod, double uncached, double cached) {
+        double[] m = prefillModels.get(pod.name());
+        return m == null ? Double.NaN : m[0] + m[1] + m[2] * uncached;
+    }
+
+    @Override
+    public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
+        double[] m = prefillModels.get(pod.name());
+        return m == null ? Double.NaN : m[1] + m[2] * uncached;
+    }
 
     /** Outlier detection took the pod out. */
     public FixedLoad ejecting(String pod) {

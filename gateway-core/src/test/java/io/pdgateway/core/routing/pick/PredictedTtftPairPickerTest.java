@@ -1,0 +1,122 @@
+package io.pdgateway.core.routing.pick;
+
+import static io.pdgateway.core.PodBuilder.pod;
+import static io.pdgateway.core.routing.Contexts.request;
+
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.Roleset;
+import io.pdgateway.core.routing.Contexts;
+import io.pdgateway.core.routing.FixedLoad;
+import io.pdgateway.core.routing.PdCandidates;
+import io.pdgateway.core.routing.Picks;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.routing.ScoredPods;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Step 5 under predicted_ttft: per roleset its earliest prefill (the prefill score is the predicted first token, ms)
+ * and its best decode pod under the decode limits (scraped KV use below decodeKvLimit, 0.95 by default; and, when
+ * decodeTpotLimitMs is set, running / generation throughput below it); the roleset with the earliest prediction wins,
+ * the decode policy's score breaks ties, exact ties at random; a roleset whose decode pods are all over a limit is
+ * taken only when every roleset is (then by the same order). Covers each of these and empty input. Pods are written
+ * "name=score"; names starting with p are prefill pods, with d decode pods.
+ */
+class PredictedTtftPairPickerTest {
+
+    record Row(String name, Contexts.Request request, List<String[]> rolesets, Set<String> expected) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static Row row(String name, Contexts.Request request, Set<String> expected, String[]... rolesets) {
+        return new Row(name, request, List.of(rolesets), expected);
+    }
+
+    private static String[] rs(String... nameThenPods) {
+        return nameThenPods;
+    }
+
+    static Stream<Row> rows() {
+        return Stream.of(
+                row("no rolesets_none", request(), Set.of(Picks.NONE)),
+                // rs2's first token is earlier (40 < 50) though rs1's decode pod scores better.
+                row("earliest first token_wins", request(), Set.of("p2+d2"), rs("rs1", "p1=50", "d1=1"),
+                        rs("rs2", "p2=40", "d2=5")),
+                // Equal predictions: the decode policy's lower score decides.
+                row("equal predictions_decode score decides", request(), Set.of("p2+d2"),
+                        rs("rs1", "p1=40", "d1=3"), rs("rs2", "p2=40", "d2=1")),
+                // d1's KV use 0.96 is over the 0.95 limit: rs1 is skipped although its prefill is far earlier.
+                row("decode over the KV limit_pair skipped", request().load(new FixedLoad().kv("d1", 0.96)),
+                        Set.of("p2+d2"), rs("rs1", "p1=10", "d1=1"), rs("rs2", "p2=50", "d2=1")),
+                // Both decode pods over the limit: no pair is feasible, so the earliest prediction still routes.
+                row("every decode over its limit_earliest still routed",
+                        request().load(new FixedLoad().kv("d1", 0.99).kv("d2", 0.97)), Set.of("p1+d1"),
+                        rs("rs1", "p1=10", "d1=5"), rs("rs2", "p2=50", "d2=1")),
+                // Within rs1 the better-scored d1a is over the limit: d1b is rs1's decode pod.
+                row("best decode over the limit_next one in the roleset", request().load(new FixedLoad().kv("d1a", 0.99)
+                        .kv("d1b", 0.1)), Set.of("p1+d1b"), rs("rs1", "p1=10", "d1a=0", "d1b=7")),
+                // decodeTpotLimitMs 20: d1 runs 30 requests at 1,000 tokens/s = 30 ms a token, over; d2 1 ms.
+                row("decode over the TPOT limit_pair skipped", request().profile("decodeTpotLimitMs", 20)
+                        .load(new FixedLoad().running("d1", 30).throughput("d1", 1000).running("d2", 1)
+                                .throughput("d2", 1000)), Set.of("p2+d2"), rs("rs1", "p1=10", "d1=1"),
+                        rs("rs2", "p2=50", "d2=1")),
+                // Without a TPOT limit (the default 0) the same load does not count.
+                row("no TPOT limit_busy decode allowed", request().load(new FixedLoad().running("d1", 30)
+                        .throughput("d1", 1000)), Set.of("p1+d1"), rs("rs1", "p1=10", "d1=1"),
+                        rs("rs2", "p2=50", "d2=1")),
+                // rs1's prefill is not scored (no model): rs2 routes.
+                row("unscored prefill_roleset skipped", request(), Set.of("p2+d2"), rs("rs1", "p1=NaN", "d1=0"),
+                        rs("rs2", "p2=90", "d2=9")),
+                // Equal in everything: either pair.
+                row("exact tie_either", request(), Set.of("p1+d1", "p2+d2"), rs("rs1", "p1=40", "d1=2"),
+                        rs("rs2", "p2=40", "d2=2")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void pick(Row row) {
+        List<Roleset> rolesets = new ArrayList<>();
+        List<Pod> pods = new ArrayList<>();
+        Map<Pod, Double> prefill = new LinkedHashMap<>();
+        Map<Pod, Double> decode = new LinkedHashMap<>();
+        for (String[] rs : row.rolesets()) {
+            List<Pod> prefills = new ArrayList<>();
+            List<Pod> decodes = new ArrayList<>();
+            for (int i = 1; i < rs.length; i++) {
+                String[] nameScore = rs[i].split("=");
+                boolean isPrefill = nameScore[0].startsWith("p");
+                Pod pod = isPrefill ? pod(nameScore[0]).prefill(rs[0]).build() : pod(nameScore[0]).decode(rs[0]).build();
+                (isPrefill ? prefills : decodes).add(pod);
+                (isPrefill ? prefill : decode).put(pod, Double.parseDouble(nameScore[1]));
+                pods.add(pod);
+            }
+            rolesets.add(new Roleset(rs[0], prefills, decodes));
+        }
+        PdCandidates candidates = new PdCandidates(rolesets, List.of());
+        ScoredPods prefillScores = scored(prefill);
+        ScoredPods decodeScores = scored(decode);
+        Picks.assertSpread("predicted-ttft pair in row '" + row.name() + "'", Picks.underSeeds(seed -> {
+            RouteDecision decision = new PredictedTtftPairPicker().pick(row.request().over(pods, seed), candidates,
+                    prefillScores, decodeScores);
+            return decision.isPd() ? decision.prefill().name() + "+" + decision.target().name() : null;
+        }), row.expected());
+    }
+
+    private static ScoredPods scored(Map<Pod, Double> scores) {
+        double[] values = new double[scores.size()];
+        int i = 0;
+        for (double v : scores.values()) {
+            values[i++] = v;
+        }
+        return ScoredPods.of(new ArrayList<>(scores.keySet()), values);
+    }
+}
