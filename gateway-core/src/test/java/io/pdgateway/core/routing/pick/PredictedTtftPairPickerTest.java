@@ -1,20 +1,12 @@
 package io.pdgateway.core.routing.pick;
 
-import static io.pdgateway.core.PodBuilder.pod;
 import static io.pdgateway.core.routing.Contexts.request;
 
-import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.routing.Contexts;
 import io.pdgateway.core.routing.FixedLoad;
-import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.Picks;
 import io.pdgateway.core.routing.RouteDecision;
-import io.pdgateway.core.routing.ScoredPods;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,39 +76,11 @@ class PredictedTtftPairPickerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
     void pick(Row row) {
-        List<Roleset> rolesets = new ArrayList<>();
-        List<Pod> pods = new ArrayList<>();
-        Map<Pod, Double> prefill = new LinkedHashMap<>();
-        Map<Pod, Double> decode = new LinkedHashMap<>();
-        for (String[] rs : row.rolesets()) {
-            List<Pod> prefills = new ArrayList<>();
-            List<Pod> decodes = new ArrayList<>();
-            for (int i = 1; i < rs.length; i++) {
-                String[] nameScore = rs[i].split("=");
-                boolean isPrefill = nameScore[0].startsWith("p");
-                Pod pod = isPrefill ? pod(nameScore[0]).prefill(rs[0]).build() : pod(nameScore[0]).decode(rs[0]).build();
-                (isPrefill ? prefills : decodes).add(pod);
-                (isPrefill ? prefill : decode).put(pod, Double.parseDouble(nameScore[1]));
-                pods.add(pod);
-            }
-            rolesets.add(new Roleset(rs[0], prefills, decodes));
-        }
-        PdCandidates candidates = new PdCandidates(rolesets, List.of());
-        ScoredPods prefillScores = scored(prefill);
-        ScoredPods decodeScores = scored(decode);
+        ScoredRolesets table = ScoredRolesets.of(row.rolesets());
         Picks.assertSpread("predicted-ttft pair in row '" + row.name() + "'", Picks.underSeeds(seed -> {
-            RouteDecision decision = new PredictedTtftPairPicker().pick(row.request().over(pods, seed), candidates,
-                    prefillScores, decodeScores);
+            RouteDecision decision = new PredictedTtftPairPicker().pick(row.request().over(table.pods(), seed), table.candidates(),
+                    table.prefill(), table.decode());
             return decision.isPd() ? decision.prefill().name() + "+" + decision.target().name() : null;
         }), row.expected());
-    }
-
-    private static ScoredPods scored(Map<Pod, Double> scores) {
-        double[] values = new double[scores.size()];
-        int i = 0;
-        for (double v : scores.values()) {
-            values[i++] = v;
-        }
-        return ScoredPods.of(new ArrayList<>(scores.keySet()), values);
     }
 }
