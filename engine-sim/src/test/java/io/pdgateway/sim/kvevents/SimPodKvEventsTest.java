@@ -10,6 +10,7 @@ import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.TimingProfile;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,50 +50,57 @@ class SimPodKvEventsTest {
         await(vertx.close());
     }
 
-    /** Starts the pod and connects a DEALER to its replay socket (no slow-joiner race, unlike a SUB). */
-    private ZMQ.Socket start(String engine, int kvTokens) {
+    /** Starts the pod; its replay endpoint is asked through a fresh DEALER per round (no slow-joiner race, unlike a SUB). */
+    private String start(String engine, int kvTokens) {
         pod = await(SimPod.start(vertx, SimConfig.builder().engine(engine).timeScale(FAST)
                 .timing(TimingProfile.llama3_8b_h100().withKvCapacityTokens(kvTokens))
                 .kvEvents(KvEventsConfig.parse(CONFIG)).build()));
-        ZMQ.Socket replay = zmq.createSocket(SocketType.DEALER);
-        replay.setReceiveTimeOut(5_000);
-        replay.connect(pod.kvEvents().replayEndpoint());
-        return replay;
+        return pod.kvEvents().replayEndpoint();
     }
 
     /** Batch {@code seq}'s events, asked of the replay socket until the pod has published it (bounded wait). */
-    private static List<Value> batch(ZMQ.Socket replay, long seq) {
+    private List<Value> batch(String endpoint, long seq) {
         List<List<Value>> found = new ArrayList<>();
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
-            replay.send(new byte[0], ZMQ.SNDMORE);
-            replay.send(ByteBuffer.allocate(Long.BYTES).putLong(seq).array(), 0);
-            List<List<Value>> answers = new ArrayList<>();
-            while (true) {
-                byte[] empty = replay.recv();
-                if (empty == null) {
-                    // No answer within the receive timeout: ask again, as a replay client does (seen once in a full
-                    // build on a loaded machine). A late answer to this round is told apart by its sequence below.
-                    return false;
-                }
-                assertThat(empty).isEmpty();
-                long got = ByteBuffer.wrap(replay.recv()).getLong();
-                byte[] payload = replay.recv();
-                if (got == -1) {
-                    break;
-                }
-                if (got == seq) {
-                    try (MessageUnpacker in = MessagePack.newDefaultUnpacker(payload)) {
-                        answers.add(in.unpackValue().asArrayValue().get(1).asArrayValue().list());
-                    }
-                }
+            try (ZMQ.Socket replay = zmq.createSocket(SocketType.DEALER)) {
+                replay.setReceiveTimeOut(2_000);
+                replay.setLinger(0);
+                replay.connect(endpoint);
+                return round(replay, seq, found);
             }
-            if (answers.isEmpty()) {
-                return false;
-            }
-            found.add(answers.get(0));
-            return true;
         });
         return found.get(0);
+    }
+
+    /** One replay request and its answer; false when batch {@code seq} is not (yet) among what came back. */
+    private static boolean round(ZMQ.Socket replay, long seq, List<List<Value>> found) throws IOException {
+        replay.send(new byte[0], ZMQ.SNDMORE);
+        replay.send(ByteBuffer.allocate(Long.BYTES).putLong(seq).array(), 0);
+        List<List<Value>> answers = new ArrayList<>();
+        while (true) {
+            byte[] empty = replay.recv();
+            if (empty == null) {
+                // No answer within the receive timeout: ask again on a new connection, as a replay client does
+                // (seen in full builds: a pod's replay socket did not answer one connection).
+                return false;
+            }
+            assertThat(empty).isEmpty();
+            long got = ByteBuffer.wrap(replay.recv()).getLong();
+            byte[] payload = replay.recv();
+            if (got == -1) {
+                break;
+            }
+            if (got == seq) {
+                try (MessageUnpacker in = MessagePack.newDefaultUnpacker(payload)) {
+                    answers.add(in.unpackValue().asArrayValue().get(1).asArrayValue().list());
+                }
+            }
+        }
+        if (answers.isEmpty()) {
+            return false;
+        }
+        found.add(answers.get(0));
+        return true;
     }
 
     private static String tag(Value event) {
@@ -122,7 +130,7 @@ class SimPodKvEventsTest {
 
     @Test
     void vllmPod_publishesStoredBlocksWithTheTokenizersIds_andEvictions() throws Exception {
-        ZMQ.Socket replay = start("vllm", 512);
+        String replay = start("vllm", 512);
         String prompt = text("first", 110);
         int[] ids = BundledTokenizer.get().encode(prompt);
         assertThat(ids.length).as("over half the 512-token cache, within the context").isBetween(272, 480);
@@ -153,7 +161,7 @@ class SimPodKvEventsTest {
 
     @Test
     void sglangPod_flushCache_publishesAllBlocksCleared() throws Exception {
-        ZMQ.Socket replay = start("sglang", 4_096);
+        String replay = start("sglang", 4_096);
         assertThat(post(pod, "/v1/completions", completion(text("one", 40))).statusCode()).isEqualTo(200);
         assertThat(tag(batch(replay, 0).get(0))).isEqualTo("BlockStored");
 
