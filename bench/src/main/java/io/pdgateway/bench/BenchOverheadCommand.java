@@ -55,7 +55,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     double sliceSeconds;
 
     @Option(names = "--search-start", defaultValue = "80", description = "First rate of each rate search; steps pass "
-            + "while p99 stays within twice the p99 at --rate (default: ${DEFAULT-VALUE}).")
+            + "while p99 stays within twice the direct path's p99 at --rate, the same limit for every target (default: "
+            + "${DEFAULT-VALUE}).")
     double searchStart;
 
     @Option(names = "--search-max", defaultValue = "3200", description = "Highest rate a search offers "
@@ -99,7 +100,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors()));
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
                 + "then bisecting; a failing rate is measured twice) whose p99 time to first byte stays within twice "
-                + "the target's p99 at %.0f req/s, without errors", searchStart, rate));
+                + "the direct path's p99 at %.0f req/s (one limit for every target), without errors", searchStart, rate));
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
                 Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);
         System.out.println();
