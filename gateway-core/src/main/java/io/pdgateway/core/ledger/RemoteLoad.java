@@ -44,6 +44,28 @@ public final class RemoteLoad {
         return new RemoteLoad(Map.copyOf(total));
     }
 
+    /**
+     * What one replica publishes to the others: per pod its running requests and, with {@code shareDecodeLedger}, its
+     * decode ledger (tokens, requests and their age sum at {@code nanoTime}), stamped {@code nowEpochMillis}.
+     */
+    public static Map<String, PodLoad> published(RequestLedger requests, TokenLedger tokens, boolean shareDecodeLedger,
+            long nanoTime, long nowEpochMillis) {
+        Map<String, PodLoad> pods = new HashMap<>();
+        requests.runningByPod().forEach((id, running) -> pods.put(id, new PodLoad(running, 0, 0, 0, nowEpochMillis)));
+        if (shareDecodeLedger) {
+            for (String id : tokens.podIds()) {
+                long decodeRequests = tokens.decodeRequests(id);
+                if (decodeRequests == 0) {
+                    continue;
+                }
+                PodLoad base = pods.get(id);
+                pods.put(id, new PodLoad(base == null ? 0 : base.running(), tokens.decodeTokens(id), decodeRequests,
+                        tokens.decodeAgeSeconds(id, nanoTime), nowEpochMillis));
+            }
+        }
+        return pods;
+    }
+
     /** The pod's load at the other replicas, or null when they hold nothing on it. */
     public PodLoad pod(String podId) {
         return pods.get(podId);

@@ -325,22 +325,7 @@ public final class RoutingSession {
      * {@code shareDecodeLedger}, its decode ledger (tokens, requests and their age sum), stamped now.
      */
     public Map<String, RemoteLoad.PodLoad> publishedLoad(boolean shareDecodeLedger) {
-        Map<String, RemoteLoad.PodLoad> pods = new HashMap<>();
-        long nanos = clock.nanoTime();
-        long now = clock.epochMillis();
-        requests.runningByPod().forEach((id, running) -> pods.put(id, new RemoteLoad.PodLoad(running, 0, 0, 0, now)));
-        if (shareDecodeLedger) {
-            for (String id : tokens.podIds()) {
-                long decodeRequests = tokens.decodeRequests(id);
-                if (decodeRequests == 0) {
-                    continue;
-                }
-                RemoteLoad.PodLoad base = pods.get(id);
-                pods.put(id, new RemoteLoad.PodLoad(base == null ? 0 : base.running(), tokens.decodeTokens(id),
-                        decodeRequests, tokens.decodeAgeSeconds(id, nanos), now));
-            }
-        }
-        return pods;
+        return RemoteLoad.published(requests, tokens, shareDecodeLedger, clock.nanoTime(), clock.epochMillis());
     }
 
     /**

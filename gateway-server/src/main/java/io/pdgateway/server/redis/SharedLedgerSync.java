@@ -10,7 +10,6 @@ import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -139,22 +138,7 @@ public final class SharedLedgerSync implements AutoCloseable {
     }
 
     private Map<String, RemoteLoad.PodLoad> localLoad() {
-        Map<String, RemoteLoad.PodLoad> pods = new HashMap<>();
-        long nanos = System.nanoTime();
-        long now = wallClock.getAsLong();
-        requests.runningByPod().forEach((id, running) -> pods.put(id, new RemoteLoad.PodLoad(running, 0, 0, 0, now)));
-        if (shareDecodeLedger) {
-            for (String id : tokens.podIds()) {
-                long decodeRequests = tokens.decodeRequests(id);
-                if (decodeRequests == 0) {
-                    continue;
-                }
-                RemoteLoad.PodLoad base = pods.get(id);
-                pods.put(id, new RemoteLoad.PodLoad(base == null ? 0 : base.running(), tokens.decodeTokens(id),
-                        decodeRequests, tokens.decodeAgeSeconds(id, nanos), now));
-            }
-        }
-        return pods;
+        return RemoteLoad.published(requests, tokens, shareDecodeLedger, System.nanoTime(), wallClock.getAsLong());
     }
 
     /**
