@@ -2,6 +2,7 @@ package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Scores of one side (prefill or decode), looked up by pod identity. The pickers read the scores roleset after
@@ -9,7 +10,7 @@ import java.util.List;
  * that is one comparison per lookup, where hashing thousands of pods into a table cost more than the scoring. Any other
  * order falls back to an identity table over primitive doubles, built on first need.
  */
-public final class ScoredPods {
+public final class ScoredPods implements ToDoubleFunction<Pod> {
     private final List<Pod> pods;
     private final double[] values;
     /** Where the next lookup looks first; a stale value (another thread's) only costs a miss. */
@@ -24,6 +25,12 @@ public final class ScoredPods {
     /** @param values the scores, aligned with {@code pods}; kept, not copied */
     public static ScoredPods of(List<Pod> pods, double[] values) {
         return new ScoredPods(pods, values);
+    }
+
+    /** {@link #score}: lets a side's scores be handed to {@code LowestPicker} as they are, without a lambda per call. */
+    @Override
+    public double applyAsDouble(Pod pod) {
+        return score(pod);
     }
 
     /** The pod's score, or NaN when it was not scored. */

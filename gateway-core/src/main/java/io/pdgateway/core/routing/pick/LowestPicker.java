@@ -1,7 +1,6 @@
 package io.pdgateway.core.routing.pick;
 
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.routing.ScoredPods;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
@@ -13,7 +12,10 @@ import java.util.random.RandomGenerator;
 public final class LowestPicker {
     private LowestPicker() {}
 
-    /** The lowest-scoring pod, or null when every score is NaN or the list is empty. */
+    /**
+     * The lowest-scoring pod, or null when every score is NaN or the list is empty. A side's {@code ScoredPods} is itself
+     * the score function, so the pickers call this once per roleset without allocating.
+     */
     public static Pod lowest(List<Pod> pods, ToDoubleFunction<Pod> score, RandomGenerator random) {
         Pod best = null;
         double bestScore = Double.POSITIVE_INFINITY;
@@ -21,31 +23,6 @@ public final class LowestPicker {
         for (int i = 0; i < pods.size(); i++) {
             Pod pod = pods.get(i);
             double s = score.applyAsDouble(pod);
-            if (Double.isNaN(s)) {
-                continue;
-            }
-            if (best == null || s < bestScore) {
-                best = pod;
-                bestScore = s;
-                ties = 1;
-            } else if (s == bestScore && random.nextInt(++ties) == 0) {
-                best = pod;
-            }
-        }
-        return best;
-    }
-
-    /**
-     * The lowest-scoring pod by its side's scores, exactly as {@link #lowest(List, ToDoubleFunction, RandomGenerator)}:
-     * the pickers call it once per roleset, and a method reference per call was an object per roleset per decision.
-     */
-    public static Pod lowest(List<Pod> pods, ScoredPods scores, RandomGenerator random) {
-        Pod best = null;
-        double bestScore = Double.POSITIVE_INFINITY;
-        int ties = 0;
-        for (int i = 0; i < pods.size(); i++) {
-            Pod pod = pods.get(i);
-            double s = scores.score(pod);
             if (Double.isNaN(s)) {
                 continue;
             }

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Step 5 under predicted_ttft: the pair with the earliest predicted first token whose decode pod stays under its KV
@@ -43,16 +44,17 @@ public final class PredictedTtftPairPicker implements PairPicker {
         int ties = 0;
         double[] predicted = new double[rolesets.size()]; // by roleset; NaN where none was predicted
         java.util.Arrays.fill(predicted, Double.NaN);
+        ToDoubleFunction<Pod> decodeUnderLimits = underLimitsScores(context, decode); // once per decision, not roleset
         for (int r = 0; r < rolesets.size(); r++) {
             Roleset roleset = rolesets.get(r);
             Pod p = LowestPicker.lowest(roleset.prefills(), prefill, context.random());
             if (p == null) {
                 continue;
             }
-            Pod d = lowestDecode(context, roleset.decodes(), decode, true);
+            Pod d = LowestPicker.lowest(roleset.decodes(), decodeUnderLimits, context.random());
             boolean feasible = d != null;
             if (!feasible) {
-                d = lowestDecode(context, roleset.decodes(), decode, false);
+                d = LowestPicker.lowest(roleset.decodes(), decode, context.random());
             }
             if (d == null) {
                 continue;
@@ -109,33 +111,11 @@ public final class PredictedTtftPairPicker implements PairPicker {
         return byTtft != 0 ? byTtft : Double.compare(decodeScore, bestDecodeScore);
     }
 
-    /** The lowest-scoring decode pod, among those under their limits when {@code withinLimits}. */
-    private static Pod lowestDecode(RoutingContext context, List<Pod> pods, ScoredPods decode, boolean withinLimits) {
-        if (!withinLimits) {
-            return LowestPicker.lowest(pods, decode, context.random());
-        }
+    /** The decode policy's scores, NaN for pods over their KV or TPOT limit (so the lowest skips them). */
+    private static ToDoubleFunction<Pod> underLimitsScores(RoutingContext context, ScoredPods decode) {
         PdKnobs knobs = context.request().knobs();
         LoadView load = context.load();
-        // LowestPicker's rule (NaN skipped, a uniformly random one among equals) with the limits as NaN, written out:
-        // a lambda per roleset was an allocation per roleset per decision.
-        Pod best = null;
-        double bestScore = Double.POSITIVE_INFINITY;
-        int ties = 0;
-        for (int i = 0; i < pods.size(); i++) {
-            Pod pod = pods.get(i);
-            double s = underLimits(load.metrics(pod), load.runningRequests(pod), knobs) ? decode.score(pod) : Double.NaN;
-            if (Double.isNaN(s)) {
-                continue;
-            }
-            if (best == null || s < bestScore) {
-                best = pod;
-                bestScore = s;
-                ties = 1;
-            } else if (s == bestScore && context.random().nextInt(++ties) == 0) {
-                best = pod;
-            }
-        }
-        return best;
+        return pod -> underLimits(load.metrics(pod), load.runningRequests(pod), knobs) ? decode.score(pod) : Double.NaN;
     }
 
     /**
