@@ -1,5 +1,7 @@
 package io.pdgateway.server.exchange;
 
+import io.pdgateway.server.front.ApiError;
+
 /**
  * Every way a routed request can end other than success: the {@code status} label of
  * gateway_request_model_fail_total and the {@code code} of the client's OpenAI-style error, together, so neither can
@@ -46,5 +48,11 @@ enum Ending {
 
     String errorCode() {
         return errorCode;
+    }
+
+    /** The client's OpenAI-style error for this ending, with {@code header} (e.g. x-error-pd-decode) set when not null. */
+    ApiError error(int status, String message, String header) {
+        ApiError error = ApiError.of(status, message, errorCode);
+        return header == null ? error : error.withHeader(header);
     }
 }

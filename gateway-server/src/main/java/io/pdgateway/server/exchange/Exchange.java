@@ -9,7 +9,6 @@ import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
-import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.front.DecisionHeader;
 import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.metrics.GatewayMetrics;
@@ -295,7 +294,7 @@ public final class Exchange {
                 fail(Ending.UPSTREAM_FAILED, 502, message, null);
             } else {
                 finish(Ending.UPSTREAM_BROKE_OFF, 502);
-                answer.cutShort(error(Ending.UPSTREAM_BROKE_OFF, 502, message, null));
+                answer.cutShort(Ending.UPSTREAM_BROKE_OFF.error(502, message, null));
             }
         });
         response.endHandler(v -> {
@@ -317,31 +316,13 @@ public final class Exchange {
         });
     }
 
-    /**
-     * The client stopped reading: its write queue is full. The pod's answer pauses (the queue stays bounded), the
-     * pod's timers stop (its silence is the client's doing), and the client gets PD_GATEWAY_CLIENT_WRITE_STALL_TIMEOUT
-     * to read again before its connection is closed and the request ends as client_slow, never blamed on the pod.
-     */
+    /** The client stopped reading: its write queue is full (the slow-client rule is {@link WriteStall}'s). */
     private void clientStalled(Attempt a, HttpClientResponse response) {
-        response.pause();
-        if (a.watchdog != null) {
-            a.watchdog.clientStalled();
-        }
         if (a.stall == null) {
             a.stall = new WriteStall(up.vertx(), up.settings().upstream().clientWriteStallSeconds(),
                     () -> clientTooSlow(a));
         }
-        a.stall.begin();
-        out.drainHandler(v -> {
-            if (done || a.over()) {
-                return;
-            }
-            a.stall.end();
-            if (a.watchdog != null) {
-                a.watchdog.clientDrained();
-            }
-            response.resume();
-        });
+        a.stall.stalled(out, response, a.watchdog, () -> done || a.over());
     }
 
     private void clientTooSlow(Attempt a) {
@@ -368,18 +349,13 @@ public final class Exchange {
         } else {
             // Spec: a 200 with a truncated body and a stream error; counted with the 504 all the same.
             finish(ending, 504);
-            answer.cutShort(error(ending, 504, why, header));
+            answer.cutShort(ending.error(504, why, header));
         }
-    }
-
-    private static ApiError error(Ending ending, int status, String message, String header) {
-        ApiError error = ApiError.of(status, message, ending.errorCode());
-        return header == null ? error : error.withHeader(header);
     }
 
     private void fail(Ending ending, int status, String message, String header) {
         finish(ending, status);
-        answer.error(error(ending, status, message, header));
+        answer.error(ending.error(status, message, header));
     }
 
     private void prefillCancelled() {
