@@ -24,6 +24,9 @@ import java.util.List;
  * milliseconds, so when steps are shorter than that several run in one tick, each still emitting its tokens.
  */
 public final class EngineLoop {
+    /** The shortest wall time a protocol timeout is given, whatever the time scale: see {@link #protocolTimeoutWallMillis}. */
+    public static final long PROTOCOL_TIMEOUT_FLOOR_MILLIS = 1_000;
+
 
     /** Steps run back to back in one tick before the loop yields the event loop to other handlers. */
     private static final int MAX_STEPS_PER_TICK = 256;
@@ -125,6 +128,17 @@ public final class EngineLoop {
     /** Modelled engine milliseconds as wall milliseconds. */
     public double wallMillis(double engineMillis) {
         return engineMillis * timeScale;
+    }
+
+    /**
+     * An engine's protocol timeout (how long KV waits for its decode, a decode for its KV) as wall milliseconds: scaled
+     * like every duration, but never under {@link #PROTOCOL_TIMEOUT_FLOOR_MILLIS}. The time scale speeds up the
+     * modelled GPU, not the network, the gateway or the other pod such a timeout waits on: at 1e-4 vLLM's 480 s abort
+     * timeout would be 48 ms, and a decode leg that came through a busy gateway would find its KV already freed. One
+     * second is longer than any loopback hop short of overload, and short enough for tests of the timeouts themselves.
+     */
+    public long protocolTimeoutWallMillis(double engineMillis) {
+        return Math.max(PROTOCOL_TIMEOUT_FLOOR_MILLIS, Math.round(wallMillis(engineMillis)));
     }
 
     /** Wall nanoseconds as modelled engine seconds, for the metrics. */

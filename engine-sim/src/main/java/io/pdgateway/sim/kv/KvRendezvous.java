@@ -78,7 +78,7 @@ public final class KvRendezvous {
         int blocks = pod.kvPool().blocksFor(prompt.count());
         pod.kvPool().forceReserve(blocks);
         Promise<Void> taken = Promise.promise();
-        long timer = pod.vertx().setTimer(wallMillis(heldTimeoutMillis), id -> {
+        long timer = pod.vertx().setTimer(pod.loop().protocolTimeoutWallMillis(heldTimeoutMillis), id -> {
             Entry expired = held.get(key);
             if (expired != null && expired.taken() == taken) {
                 held.remove(key);
@@ -122,7 +122,7 @@ public final class KvRendezvous {
             answer(response, 409, error("another decode already waits for the KV of " + key));
             return;
         }
-        long timer = pod.vertx().setTimer(wallMillis(waitingTimeoutMillis), id -> {
+        long timer = pod.vertx().setTimer(pod.loop().protocolTimeoutWallMillis(waitingTimeoutMillis), id -> {
             Waiter waiting = waiters.get(key);
             if (waiting != null && waiting.response() == response) {
                 waiters.remove(key);
@@ -186,10 +186,6 @@ public final class KvRendezvous {
         kv.put("bytes", (long) entry.tokens() * pod.config().timing().kvBytesPerToken());
         kv.put("prompt_digest", entry.digest());
         return kv;
-    }
-
-    private long wallMillis(double modelledMillis) {
-        return Math.max(1, Math.round(pod.loop().wallMillis(modelledMillis)));
     }
 
     private static ObjectNode error(String message) {

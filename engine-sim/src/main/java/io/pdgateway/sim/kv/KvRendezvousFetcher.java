@@ -55,7 +55,7 @@ public final class KvRendezvousFetcher {
                 .setPort(port)
                 .setURI(KvRendezvous.path(key, check))
                 .setConnectTimeout(PodContext.SIDE_CHANNEL_CONNECT_TIMEOUT_MILLIS)
-                .setIdleTimeout(Math.round(pod.loop().wallMillis(waitingTimeoutMillis)) + IDLE_MARGIN_MILLIS);
+                .setIdleTimeout(pod.loop().protocolTimeoutWallMillis(waitingTimeoutMillis) + IDLE_MARGIN_MILLIS);
         pod.stats().kvFetchesInFlight++;
         return pod.client().request(options)
                 .compose(request -> {

@@ -16,7 +16,7 @@ final class VllmKvStore {
 
     /**
      * vLLM frees a finished prefill's blocks when no decode reads them within VLLM_NIXL_ABORT_REQUEST_TIMEOUT,
-     * 480 s by default (vllm/envs.py). Modelled time: scaled like every other duration.
+     * 480 s by default (vllm/envs.py). A protocol timeout: scaled, with a floor (EngineLoop#protocolTimeoutWallMillis).
      */
     static final double ABORT_TIMEOUT_MILLIS = 480_000;
 
@@ -44,7 +44,7 @@ final class VllmKvStore {
         }
         Held held = new Held(List.copyOf(ids), prompt.count(), prompt.digest());
         pod.kvPool().forceReserve(blocks);
-        long expiry = pod.vertx().setTimer(Math.max(1, Math.round(pod.loop().wallMillis(ABORT_TIMEOUT_MILLIS))),
+        long expiry = pod.vertx().setTimer(pod.loop().protocolTimeoutWallMillis(ABORT_TIMEOUT_MILLIS),
                 id -> expire(held.blockIds().get(0)));
         byFirstBlock.put(held.blockIds().get(0), new Entry(held, blocks, expiry));
         return held;
