@@ -3,6 +3,7 @@ package io.pdgateway.bench;
 import io.pdgateway.bench.overhead.OverheadBenchmark;
 import io.pdgateway.bench.overhead.OverheadReport;
 import io.pdgateway.bench.overhead.OverheadSettings;
+import io.pdgateway.bench.overhead.PdOverheadBenchmark;
 import io.pdgateway.bench.overhead.SizeResult;
 import io.pdgateway.bench.overhead.TargetResult;
 import io.pdgateway.workload.report.Environment;
@@ -30,10 +31,16 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "overhead", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Time to first byte and gap between tokens: direct to a simulated pod, through a pd-gateway "
-                + "process, through nginx; plus a rate search per target; with small and 200 KB prompts.")
+                + "process, through nginx; plus a rate search per target; with small and 200 KB prompts. With --pd: "
+                + "prefill/decode pairs, through pd-gateway against a client running both legs itself.")
 public final class BenchOverheadCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--pd", split = ",", paramLabel = "ENGINE", description = "Measure prefill/decode instead of one "
+            + "hop: per engine (vllm, sglang), a simulated prefill and decode pod driven by a client that runs both legs "
+            + "itself (the reference) and through a pd-gateway process routing PD over them.")
+    List<String> pdEngines;
 
     @Option(names = "--prompt-tokens", split = ",", defaultValue = "256,51200", description = "Prompt sizes in "
             + "tokens, 4 bytes each: 256 is 1 KB, 51200 is 200 KB (default: ${DEFAULT-VALUE}).")
@@ -89,18 +96,26 @@ public final class BenchOverheadCommand implements Callable<Integer> {
         OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, rounds, sliceSeconds,
                 searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx);
         List<String> notes = new ArrayList<>();
-        List<SizeResult> sizes = new OverheadBenchmark(settings, System.out).run(notes);
+        boolean pd = pdEngines != null && !pdEngines.isEmpty();
+        List<SizeResult> sizes = pd ? new PdOverheadBenchmark(settings, pdEngines, System.out).run(notes)
+                : new OverheadBenchmark(settings, System.out).run(notes);
         List<RunReport> runs = new ArrayList<>();
         for (SizeResult size : sizes) {
             size.targets().stream().map(TargetResult::fixedRate).forEach(runs::add);
         }
-        notes.add(String.format(Locale.ROOT, "direct = a simulated vLLM pod at time scale 1e-4 (answers at once); "
+        notes.add(pd ? String.format(Locale.ROOT, "client legs = the load generator runs each request's prefill and "
+                + "decode legs itself on a simulated prefill and decode pod at time scale 1e-4 (vLLM: prefill, then the "
+                + "decode with the returned kv_transfer_params; SGLang: both at once with one bootstrap room); "
+                + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=pd over that pair; all on loopback with the load "
+                + "generator on %d cores", Runtime.getRuntime().availableProcessors())
+                : String.format(Locale.ROOT, "direct = a simulated vLLM pod at time scale 1e-4 (answers at once); "
                 + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=random over that pod; nginx = worker_processes "
                 + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",
                 Runtime.getRuntime().availableProcessors()));
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
                 + "then bisecting; a failing rate is measured twice) whose p99 time to first byte stays within twice "
-                + "the direct path's p99 at %.0f req/s (one limit for every target), without errors", searchStart, rate));
+                + "the reference's (%s) p99 at %.0f req/s (one limit for every target), without errors", searchStart,
+                pd ? PdOverheadBenchmark.CLIENT_LEGS : OverheadBenchmark.DIRECT, rate));
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
                 Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);
         System.out.println();

@@ -27,7 +27,7 @@ public final class LoadRunner {
     static final long TICK_MS = 50;
     static final long SAMPLE_INTERVAL_MS = 1_000;
 
-    private final StreamingChatClient client;
+    private final ChatTarget client;
     private final ProgressLine progress;
     private final long timeoutMillis;
     /** The last body built and what it was built from: workloads that repeat one prompt build it once. */
@@ -38,7 +38,7 @@ public final class LoadRunner {
      * @param progress      where the live progress bar goes ({@link ProgressLine#silent()} for none)
      * @param timeoutMillis the longest any one request may take before it counts as a timeout error
      */
-    public LoadRunner(StreamingChatClient client, ProgressLine progress, long timeoutMillis) {
+    public LoadRunner(ChatTarget client, ProgressLine progress, long timeoutMillis) {
         this.client = client;
         this.progress = progress;
         this.timeoutMillis = timeoutMillis;

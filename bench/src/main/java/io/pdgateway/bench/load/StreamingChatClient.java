@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * first byte, to the first token, between tokens, to the end. Every request ends: a stall or a hang becomes a
  * timeout error after {@code timeoutMillis}, never a run that does not finish.
  */
-public final class StreamingChatClient {
+public final class StreamingChatClient implements ChatTarget {
     /**
      * Connections per endpoint: an open-loop run keeps one per request in flight, and a pool that is too small would
      * queue requests inside the client, where the server cannot be blamed for the wait.
@@ -78,15 +78,17 @@ public final class StreamingChatClient {
         return new StreamingChatClient(vertx, client, endpoint, model, headers);
     }
 
+    @Override
     public Future<Void> close() {
         return client.close();
     }
 
+    @Override
     public Endpoint endpoint() {
         return endpoint;
     }
 
-    /** The request body: one user message, streaming, exactly {@code maxTokens} asked for. */
+    @Override
     public Buffer body(String prompt, int maxTokens) {
         ObjectNode body = JsonNodeFactory.instance.objectNode();
         body.put("model", model);
@@ -96,22 +98,27 @@ public final class StreamingChatClient {
         return Buffer.buffer(JsonBodies.write(body));
     }
 
-    /**
-     * Sends {@code body} and completes with what came back (never fails: failures are results with an error).
-     *
-     * @param startMillis when this send happens on the run's clock, copied into the result
-     * @param lagMillis   how late against schedule, copied into the result
-     */
+    @Override
     public Future<RequestResult> send(Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
             double startMillis, double lagMillis, ChunkGapSink gaps) {
+        return sendTimedFrom(System.nanoTime(), body, promptTokens, sessionKey, timeoutMillis, startMillis, lagMillis,
+                gaps);
+    }
+
+    /**
+     * As {@link #send}, with every latency timed from {@code startNanos} ({@link System#nanoTime()}) rather than from
+     * now: the decode leg of a request whose prefill leg the caller already ran is timed from the prefill's start.
+     */
+    public Future<RequestResult> sendTimedFrom(long startNanos, Buffer body, int promptTokens, String sessionKey,
+            long timeoutMillis, double startMillis, double lagMillis, ChunkGapSink gaps) {
         Promise<RequestResult> result = Promise.promise();
         Context context = contexts.get(Math.floorMod(nextContext.getAndIncrement(), contexts.size()));
-        context.runOnContext(v -> sendOnContext(body, promptTokens, sessionKey, timeoutMillis, startMillis, lagMillis,
-                gaps, result));
+        context.runOnContext(v -> sendOnContext(startNanos, body, promptTokens, sessionKey, timeoutMillis, startMillis,
+                lagMillis, gaps, result));
         return result.future();
     }
 
-    private void sendOnContext(Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
+    private void sendOnContext(long start, Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
             double startMillis, double lagMillis, ChunkGapSink gaps, Promise<RequestResult> result) {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(endpoint.host())
                 .setPort(endpoint.port()).setSsl(endpoint.ssl()).setURI(endpoint.chatPath()).setIdleTimeout(timeoutMillis)
@@ -120,7 +127,6 @@ public final class StreamingChatClient {
         if (sessionKey != null) {
             options.putHeader(SpecHeaders.SESSION_KEY, sessionKey);
         }
-        long start = System.nanoTime();
         SseTimer timer = new SseTimer(start, gaps);
         client.request(options)
                 .compose(request -> {

@@ -9,6 +9,7 @@ import io.pdgateway.workload.report.TextTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The overhead numbers: per prompt size, each target's time to first byte and gap between tokens, what it adds
@@ -21,8 +22,8 @@ public final class OverheadReport {
     public static String text(List<SizeResult> sizes, OverheadSettings settings) {
         StringBuilder out = new StringBuilder();
         for (SizeResult size : sizes) {
-            out.append(String.format(Locale.ROOT, "%nprompts of %s, %d output tokens, %.0f req/s (%d rounds x %.0f s per "
-                            + "target); latencies in ms%n", OverheadBenchmark.sizeLabel(size.promptTokens()),
+            out.append(String.format(Locale.ROOT, "%n%s, prompts of %s, %d output tokens, %.0f req/s (%d rounds x %.0f s "
+                            + "per target); latencies in ms%n", size.scenario(), OverheadBenchmark.sizeLabel(size.promptTokens()),
                     settings.outputTokens(), settings.fixedRate(), settings.rounds(), settings.sliceSeconds()));
             out.append(table(size).render());
             out.append(limit(size));
@@ -59,9 +60,10 @@ public final class OverheadReport {
         if (reference == null) {
             return "";
         }
+        String name = size.direct().target();
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "sustained: the highest rate with no error "
-                + "and TTFB p99 <= %.3f ms, twice the direct path's p99 above, the same limit for every target%n",
-                reference.limitMillis()));
+                + "and TTFB p99 <= %.3f ms, twice the p99 of %s above, the same limit for every target%n",
+                reference.limitMillis(), name));
         double direct = reference.sustainedRate();
         boolean allCapped = true;
         for (TargetResult target : size.targets()) {
@@ -69,9 +71,9 @@ public final class OverheadReport {
             allCapped &= search != null && search.cappedByMaxRate();
             if (target != size.direct() && search != null && !Double.isNaN(search.sustainedRate())
                     && !(direct > search.sustainedRate()) && !reference.cappedByMaxRate()) {
-                out.append(String.format(Locale.ROOT, "  rig limit: the direct path sustained %s req/s, no more than "
-                        + "%s's %.0f: the load generator or the pod, not the proxy, set this ceiling (more "
-                        + "generator connections or processes would raise it)%n", sustained(reference),
+                out.append(String.format(Locale.ROOT, "  rig limit: %s sustained %s req/s, no more than "
+                        + "%s's %.0f: the load generator or the pods, not the gateway, set this ceiling (more "
+                        + "generator connections or processes would raise it)%n", name, sustained(reference),
                         target.target(), search.sustainedRate()));
             }
         }
@@ -83,25 +85,28 @@ public final class OverheadReport {
     }
 
     /**
-     * pd-gateway against nginx as ratios of their totals (time to first byte, gap between tokens) and of their
-     * sustained rates. Totals, not the added parts: nginx adds tenths of a millisecond, within this machine's noise,
+     * pd-gateway against nginx (PD: against the client running both legs) as ratios of their totals (time to first
+     * byte, gap between tokens) and of their sustained rates. Totals, not the added parts: nginx adds tenths of a millisecond, within this machine's noise,
      * and a ratio to a number that small says nothing; the added parts are in the table.
      */
     static String ratios(SizeResult size) {
         var gateway = size.target(OverheadBenchmark.GATEWAY);
-        var nginx = size.target(OverheadBenchmark.NGINX);
-        if (gateway.isEmpty() || nginx.isEmpty()) {
+        // One hop: against nginx, the other proxy. PD: against the client that runs both legs itself.
+        var other = size.target(OverheadBenchmark.NGINX)
+                .or(() -> size.direct().target().equals(PdOverheadBenchmark.CLIENT_LEGS) ? Optional.of(size.direct())
+                        : Optional.empty());
+        if (gateway.isEmpty() || other.isEmpty()) {
             return "";
         }
         RunSummary g = gateway.get().fixedRate().summary();
-        RunSummary n = nginx.get().fixedRate().summary();
+        RunSummary n = other.get().fixedRate().summary();
         List<String> parts = new ArrayList<>();
         parts.add("TTFB p50 " + ratio(g.ttfb().p50(), n.ttfb().p50()));
         parts.add("TTFB p99 " + ratio(g.ttfb().p99(), n.ttfb().p99()));
         parts.add("gap mean " + ratio(g.itl().mean(), n.itl().mean()));
         parts.add("gap p99 " + ratio(g.itl().p99(), n.itl().p99()));
-        parts.add("sustained rate " + ratio(rate(gateway.get().search()), rate(nginx.get().search())));
-        return "pd-gateway / nginx: " + String.join(", ", parts) + "\n";
+        parts.add("sustained rate " + ratio(rate(gateway.get().search()), rate(other.get().search())));
+        return "pd-gateway / " + other.get().target() + ": " + String.join(", ", parts) + "\n";
     }
 
     /** Every search step, so targets can be compared at the same offered rate: "rate: p99 ms" with + (passed) or -. */
@@ -129,10 +134,11 @@ public final class OverheadReport {
         overhead.put("outputTokens", settings.outputTokens());
         overhead.put("fixedRate", settings.fixedRate());
         overhead.put("p99LimitFactor", RateSearch.P99_LIMIT_FACTOR);
-        overhead.put("p99LimitReference", OverheadBenchmark.DIRECT);
         ArrayNode list = overhead.putArray("sizes");
         for (SizeResult size : sizes) {
             ObjectNode node = list.addObject();
+            node.put("scenario", size.scenario());
+            node.put("p99LimitReference", size.direct().target());
             node.put("promptTokens", size.promptTokens());
             node.put("promptBytes", size.promptBytes());
             RunSummary direct = size.direct().fixedRate().summary();

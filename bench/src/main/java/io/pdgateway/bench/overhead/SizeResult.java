@@ -4,8 +4,12 @@ import io.pdgateway.workload.prompt.PromptSynthesizer;
 import java.util.List;
 import java.util.Optional;
 
-/** Every target at one prompt size; the first target is the direct reference. */
-public record SizeResult(int promptTokens, List<TargetResult> targets) {
+/**
+ * Every target at one prompt size in one scenario; the first target is the reference the others are judged against.
+ *
+ * @param scenario what was measured, e.g. "single hop" or "vLLM PD"
+ */
+public record SizeResult(String scenario, int promptTokens, List<TargetResult> targets) {
     public SizeResult {
         targets = List.copyOf(targets);
     }

@@ -26,7 +26,7 @@ class OverheadReportTest {
     }
 
     private static SizeResult size(double direct, double gateway, double nginx) {
-        return new SizeResult(256, List.of(new TargetResult(OverheadBenchmark.DIRECT, null, searched(direct)),
+        return new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(new TargetResult(OverheadBenchmark.DIRECT, null, searched(direct)),
                 new TargetResult(OverheadBenchmark.GATEWAY, null, searched(gateway)),
                 new TargetResult(OverheadBenchmark.NGINX, null, searched(nginx))));
     }
@@ -35,7 +35,7 @@ class OverheadReportTest {
     void statesTheCommonLimitOnce_andNoRigWarningWhenDirectIsFastest() {
         String text = OverheadReport.limit(size(1000, 100, 600));
 
-        assertThat(text).contains("TTFB p99 <= 6.000 ms, twice the direct path's p99").doesNotContain("rig limit");
+        assertThat(text).contains("TTFB p99 <= 6.000 ms, twice the p99 of direct above").doesNotContain("rig limit");
     }
 
     @Test
@@ -43,6 +43,16 @@ class OverheadReportTest {
         String text = OverheadReport.limit(size(300, 100, 300));
 
         assertThat(text).contains("rig limit").contains("no more than nginx's").doesNotContain("pd-gateway's");
+    }
+
+    @Test
+    void aPdRun_isJudgedAgainstTheClientRunningBothLegs() {
+        SizeResult pd = new SizeResult(PdOverheadBenchmark.scenario("vllm"), 256, List.of(
+                new TargetResult(PdOverheadBenchmark.CLIENT_LEGS, null, searched(300)),
+                new TargetResult(OverheadBenchmark.GATEWAY, null, searched(400))));
+
+        assertThat(OverheadReport.limit(pd)).contains("twice the p99 of client legs above")
+                .contains("rig limit: client legs sustained").contains("no more than pd-gateway's");
     }
 
     @Test

@@ -1,0 +1,216 @@
+package io.pdgateway.bench.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.workload.run.ChunkGapSink;
+import io.pdgateway.workload.run.RequestResult;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A client that runs a prefill/decode request's two legs itself, with no gateway: the reference the gateway's PD
+ * mode is measured against. It does what a hand-written client of the engines' own protocols must do and nothing
+ * more, so what the gateway adds on top of it is the gateway's cost:
+ * <ul>
+ *   <li>vLLM: the one-token prefill leg with {@code kv_transfer_params} asking the prefill pod to keep the KV, then,
+ *       once it answers, the client's body with the returned {@code kv_transfer_params} spliced in, streamed from
+ *       the decode pod;</li>
+ *   <li>SGLang: both legs at once, each carrying the prefill pod's bootstrap host and port and one random bootstrap
+ *       room; the prefill leg is the one-token rewrite, the decode leg the client's body, streamed.</li>
+ * </ul>
+ * The first leg's body is prepared before the clock starts (a client has it before it sends); what depends on the
+ * prefill's answer is built on the clock, as it must be. Every latency is timed from the first leg's send.
+ */
+public final class PdLegsClient implements ChatTarget {
+    /** The engines' PD protocols this client speaks. */
+    public enum Protocol { VLLM, SGLANG }
+
+    private final HttpClient prefillClient;
+    private final StreamingChatClient decode;
+    private final Endpoint prefill;
+    private final Protocol protocol;
+    private final String prefillHost;
+    private final int bootstrapPort;
+    private final SplittableRandom rooms = new SplittableRandom(7);
+    private final List<Context> contexts = new ArrayList<>();
+    private final AtomicInteger nextContext = new AtomicInteger();
+    /** The last client body prepared and its first-leg pieces: a run repeats one prompt, so it is built once. */
+    private Buffer preparedFor;
+    private byte[] prefillBody;
+
+    private PdLegsClient(Vertx vertx, HttpClient prefillClient, StreamingChatClient decode, Endpoint prefill,
+            Protocol protocol, int bootstrapPort) {
+        this.prefillClient = prefillClient;
+        this.decode = decode;
+        this.prefill = prefill;
+        this.protocol = protocol;
+        this.prefillHost = prefill.host();
+        this.bootstrapPort = bootstrapPort;
+        for (int i = 0; i < StreamingChatClient.CONTEXTS; i++) {
+            // From a plain thread each call makes a new event-loop context, on the next event loop.
+            contexts.add(vertx.getOrCreateContext());
+        }
+    }
+
+    /**
+     * @param bootstrapPort the SGLang prefill pod's bootstrap port (ignored for vLLM)
+     */
+    public static PdLegsClient open(Vertx vertx, Protocol protocol, Endpoint prefill, Endpoint decode,
+            int bootstrapPort, String model) {
+        HttpClient prefillClient = vertx.createHttpClient(
+                new HttpClientOptions().setConnectTimeout(StreamingChatClient.CONNECT_TIMEOUT_MS),
+                new PoolOptions().setHttp1MaxSize(StreamingChatClient.MAX_CONNECTIONS).setMaxWaitQueueSize(-1));
+        return new PdLegsClient(vertx, prefillClient, StreamingChatClient.open(vertx, decode, model, Map.of()), prefill,
+                protocol, bootstrapPort);
+    }
+
+    @Override
+    public Endpoint endpoint() {
+        return decode.endpoint();
+    }
+
+    @Override
+    public Buffer body(String prompt, int maxTokens) {
+        return decode.body(prompt, maxTokens);
+    }
+
+    @Override
+    public Future<Void> close() {
+        return Future.join(prefillClient.close(), decode.close()).mapEmpty();
+    }
+
+    @Override
+    public Future<RequestResult> send(Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
+            double startMillis, double lagMillis, ChunkGapSink gaps) {
+        byte[] prefillLeg;
+        long room = 0;
+        synchronized (this) {
+            prefillLeg = prepare(body);
+            if (protocol == Protocol.SGLANG) {
+                room = rooms.nextLong(Long.MAX_VALUE);
+            }
+        }
+        long start = System.nanoTime();
+        if (protocol == Protocol.SGLANG) {
+            String bootstrap = bootstrapFields(room);
+            sendPrefill(splice(prefillLeg, bootstrap), timeoutMillis);
+            return decode.sendTimedFrom(start, Buffer.buffer(splice(body.getBytes(), bootstrap)), promptTokens,
+                    sessionKey, timeoutMillis, startMillis, lagMillis, gaps);
+        }
+        Promise<RequestResult> result = Promise.promise();
+        sendPrefill(prefillLeg, timeoutMillis).onComplete(answer -> {
+            if (answer.failed()) {
+                result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens,
+                        "prefill: " + answer.cause().getMessage()));
+                return;
+            }
+            String kv;
+            try {
+                kv = kvTransferParams(answer.result());
+            } catch (RuntimeException e) {
+                result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens, "prefill: " + e.getMessage()));
+                return;
+            }
+            long left = Math.max(1, timeoutMillis - (System.nanoTime() - start) / 1_000_000);
+            decode.sendTimedFrom(start, Buffer.buffer(splice(body.getBytes(), ",\"kv_transfer_params\":" + kv)),
+                    promptTokens, sessionKey, left, startMillis, lagMillis, gaps).onComplete(result);
+        });
+        return result.future();
+    }
+
+    /** The first leg's body for this client body, built once per distinct body. */
+    private byte[] prepare(Buffer body) {
+        if (!body.equals(preparedFor)) {
+            ObjectNode leg = parse(body.getBytes());
+            leg.put("max_tokens", 1);
+            leg.put("max_completion_tokens", 1);
+            leg.put("stream", false);
+            leg.remove("stream_options");
+            leg.remove("min_tokens");
+            if (protocol == Protocol.VLLM) {
+                ObjectNode kv = leg.putObject("kv_transfer_params");
+                kv.put("do_remote_decode", true);
+                kv.put("do_remote_prefill", false);
+                kv.putNull("remote_engine_id");
+                kv.putNull("remote_block_ids");
+                kv.putNull("remote_host");
+                kv.putNull("remote_port");
+            }
+            prefillBody = JsonBodies.write(leg);
+            preparedFor = body.copy();
+        }
+        return prefillBody;
+    }
+
+    private String bootstrapFields(long room) {
+        return ",\"bootstrap_host\":\"" + prefillHost + "\",\"bootstrap_port\":" + bootstrapPort
+                + ",\"bootstrap_room\":" + room;
+    }
+
+    /** The prefill pod's whole answer, or a failure naming its status and the start of its body. */
+    private Future<Buffer> sendPrefill(byte[] body, long timeoutMillis) {
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(prefill.host())
+                .setPort(prefill.port()).setURI(prefill.chatPath()).setIdleTimeout(timeoutMillis)
+                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        Promise<Buffer> answer = Promise.promise();
+        // Sent from an event-loop context, so the body handler is set on the thread that delivers the response.
+        contexts.get(Math.floorMod(nextContext.getAndIncrement(), contexts.size())).runOnContext(v -> prefillClient
+                .request(options)
+                .compose(request -> request.send(Buffer.buffer(body)))
+                .compose(response -> response.body().compose(bytes -> response.statusCode() == 200
+                        ? Future.succeededFuture(bytes)
+                        : Future.failedFuture("http " + response.statusCode() + ": " + abbreviate(bytes))))
+                .onComplete(answer));
+        return answer.future();
+    }
+
+    /** The prefill answer's {@code kv_transfer_params}, as JSON text ({@code null} when it returned none). */
+    static String kvTransferParams(Buffer answer) {
+        JsonNode kv = parse(answer.getBytes()).get("kv_transfer_params");
+        return kv == null ? "null" : kv.toString();
+    }
+
+    /** A JSON object's bytes with {@code members} (",\"key\":value...") added before its closing brace. */
+    static byte[] splice(byte[] object, String members) {
+        int end = object.length - 1;
+        while (end > 0 && object[end] != '}') {
+            end--;
+        }
+        byte[] added = members.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[end + added.length + 1];
+        System.arraycopy(object, 0, out, 0, end);
+        System.arraycopy(added, 0, out, end, added.length);
+        out[out.length - 1] = '}';
+        return out;
+    }
+
+    private static ObjectNode parse(byte[] json) {
+        try {
+            return JsonBodies.parseObject(json);
+        } catch (EngineProtocolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    private static String abbreviate(Buffer body) {
+        String text = body.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ").trim();
+        return text.length() <= 120 ? text : text.substring(0, 120) + "...";
+    }
+}

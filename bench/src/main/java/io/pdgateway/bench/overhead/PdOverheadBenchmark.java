@@ -1,0 +1,123 @@
+package io.pdgateway.bench.overhead;
+
+import io.pdgateway.bench.load.ChatTarget;
+import io.pdgateway.bench.load.Endpoint;
+import io.pdgateway.bench.load.PdLegsClient;
+import io.pdgateway.bench.load.StreamingChatClient;
+import io.pdgateway.core.spec.SpecEnv;
+import io.pdgateway.core.spec.SpecLabels;
+import io.pdgateway.core.spec.SpecStrategies;
+import io.pdgateway.sim.SimConfig;
+import io.pdgateway.sim.SimPod;
+import io.pdgateway.sim.SimRole;
+import io.pdgateway.sim.cluster.LoopbackCluster;
+import io.pdgateway.sim.cluster.PodManifest;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Gateway overhead on a prefill/decode pair: per engine, one simulated prefill pod and one decode pod that answer at
+ * once, driven (a) by a client that runs both legs itself ({@link PdLegsClient}, the reference) and (b) through a
+ * pd-gateway process routing PD over the pair. What the gateway adds is its routing, its leg bodies, its hand-off
+ * between the legs and its streaming, against the least a client of the engines' own protocol must do.
+ */
+public final class PdOverheadBenchmark {
+    public static final String CLIENT_LEGS = "client legs";
+    /** The engines the PD mode knows how to drive: their model.aibrix.ai/engine values. */
+    public static final List<String> ENGINES = List.of("vllm", "sglang");
+
+    private final OverheadSettings settings;
+    private final List<String> engines;
+    private final PrintStream out;
+
+    public PdOverheadBenchmark(OverheadSettings settings, List<String> engines, PrintStream out) {
+        for (String engine : engines) {
+            if (!ENGINES.contains(engine)) {
+                throw new IllegalArgumentException("PD mode drives " + ENGINES + ", not " + engine);
+            }
+        }
+        this.settings = settings;
+        this.engines = List.copyOf(engines);
+        this.out = out;
+    }
+
+    /** Every engine's pair in turn, each with its own pods and gateway process; results per engine and size. */
+    public List<SizeResult> run(List<String> notes) throws IOException {
+        List<SizeResult> results = new ArrayList<>();
+        for (String engine : engines) {
+            results.addAll(runEngine(engine, notes));
+        }
+        return results;
+    }
+
+    private List<SizeResult> runEngine(String engine, List<String> notes) throws IOException {
+        Path dir = Files.createTempDirectory("pd-gateway-overhead-pd");
+        Vertx pods = Vertx.vertx();
+        Vertx clients = Vertx.vertx();
+        GatewayChild gateway = null;
+        try {
+            SimPod prefill = startPod(pods, engine, SimRole.PREFILL);
+            SimPod decode = startPod(pods, engine, SimRole.DECODE);
+            Path podFile = dir.resolve("pods.yaml");
+            PodManifest.write(podFile, List.of(entry(engine, "prefill-0", prefill, SpecLabels.ROLE_PREFILL),
+                    entry(engine, "decode-0", decode, SpecLabels.ROLE_DECODE)));
+            out.printf(Locale.ROOT, "starting a pd-gateway process (ROUTING_ALGORITHM=pd over one %s pair)...%n", engine);
+            gateway = GatewayChild.start(podFile, Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD));
+            Map<String, ChatTarget> targets = new LinkedHashMap<>();
+            targets.put(CLIENT_LEGS, PdLegsClient.open(clients, engine.equals("sglang") ? PdLegsClient.Protocol.SGLANG
+                    : PdLegsClient.Protocol.VLLM, Endpoint.local(OverheadBenchmark.SIM_HOST, prefill.port()),
+                    Endpoint.local(OverheadBenchmark.SIM_HOST, decode.port()), prefill.bootstrapPort(),
+                    LoopbackCluster.MODEL));
+            targets.put(OverheadBenchmark.GATEWAY, StreamingChatClient.open(clients,
+                    Endpoint.local("127.0.0.1", gateway.port()), LoopbackCluster.MODEL, Map.of()));
+            SizeMeasurement measurement = new SizeMeasurement(settings, out);
+            List<SizeResult> results = new ArrayList<>();
+            for (int tokens : settings.promptTokens()) {
+                results.add(measurement.measure(scenario(engine), tokens, targets));
+            }
+            targets.values().forEach(t -> t.close().await());
+            if (decode.kvMissing() > 0) {
+                notes.add(String.format(Locale.ROOT, "%s: %d decode requests arrived without KV-transfer parameters "
+                        + "and were prefilled on the decode pod", engine, decode.kvMissing()));
+            }
+            return results;
+        } finally {
+            if (gateway != null) {
+                gateway.close();
+            }
+            clients.close().await();
+            pods.close().await();
+        }
+    }
+
+    public static String scenario(String engine) {
+        return (engine.equals("sglang") ? "SGLang" : "vLLM") + " PD";
+    }
+
+    private static SimPod startPod(Vertx vertx, String engine, SimRole role) {
+        // Bootstrap port 0: an ephemeral one, so two runs (or a real engine) on this host never collide.
+        return SimPod.start(vertx, SimConfig.builder().engine(engine).role(role).host(OverheadBenchmark.SIM_HOST)
+                .modelName(LoopbackCluster.MODEL).timeScale(OverheadBenchmark.INSTANT_TIME_SCALE).bootstrapPort(0)
+                .seed(role.ordinal() + 1).build()).await();
+    }
+
+    private static PodManifest.Entry entry(String engine, String name, SimPod pod, String role) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(SpecLabels.MODEL_NAME, LoopbackCluster.MODEL);
+        labels.put(SpecLabels.PORT, Integer.toString(pod.port()));
+        labels.put(SpecLabels.ENGINE, engine);
+        labels.put(SpecLabels.ROLE_NAME, role);
+        labels.put(SpecLabels.ROLESET_NAME, "pair-0");
+        Map<String, String> annotations = pod.bootstrapPort() > 0
+                ? Map.of(SpecLabels.SGLANG_BOOTSTRAP_PORT, Integer.toString(pod.bootstrapPort())) : Map.of();
+        return new PodManifest.Entry("default", name, labels, annotations, OverheadBenchmark.SIM_HOST, true);
+    }
+}

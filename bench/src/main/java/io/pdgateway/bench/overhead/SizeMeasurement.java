@@ -1,0 +1,134 @@
+package io.pdgateway.bench.overhead;
+
+import io.pdgateway.bench.load.ChatTarget;
+import io.pdgateway.bench.load.LoadRunner;
+import io.pdgateway.bench.load.ProgressLine;
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.Slo;
+import io.pdgateway.workload.WorkloadShaping;
+import io.pdgateway.workload.prompt.PromptPlan;
+import io.pdgateway.workload.report.RunReport;
+import io.pdgateway.workload.report.RunSummary;
+import io.pdgateway.workload.run.RunRecording;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.SplittableRandom;
+
+/**
+ * One prompt size over a set of targets, the first of which is the reference (the pod itself, or a client running
+ * both PD legs itself): a latency comparison at a fixed rate, interleaved in rounds so machine noise hits every target
+ * alike, then a rate search per target for the highest rate it answers without an error and with a first-byte p99
+ * within one common limit, twice the reference's p99 in that comparison. One limit for every target, because judging
+ * each against its own light-load p99 rewards a target for being slow at light load.
+ */
+final class SizeMeasurement {
+    /** Each target gets this much load first, unreported: the gateway's JIT and connection pools warm up. */
+    static final double WARMUP_SECONDS = 5;
+    /** Rate-search steps stop once the bracket is within 10 % of the rate found. */
+    static final double SEARCH_RESOLUTION = 0.1;
+    /** Search steps draw their arrivals from their own seeds, the same for every target at the same step. */
+    static final long SEARCH_SEED = 100;
+    /** Goodput is not what this benchmark is about; an SLO is still needed to summarise. */
+    static final Slo NO_SLO = new Slo(1_000, 100);
+
+    private final OverheadSettings settings;
+    private final PrintStream out;
+
+    SizeMeasurement(OverheadSettings settings, PrintStream out) {
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /** @param targets by name, the reference first */
+    SizeResult measure(String scenario, int promptTokens, Map<String, ? extends ChatTarget> targets) {
+        String size = OverheadBenchmark.sizeLabel(promptTokens);
+        String reference = targets.keySet().iterator().next();
+        out.printf(Locale.ROOT, "%n== %s, prompts of %s: warm-up, then %d rounds of %.0f s per target at %.0f req/s%n",
+                scenario, size, settings.rounds(), settings.sliceSeconds(), settings.fixedRate());
+        targets.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.fixedRate(), WARMUP_SECONDS,
+                0), "  warm-up " + name + " "));
+        Map<String, List<RunRecording>> slices = new LinkedHashMap<>();
+        for (int round = 0; round < settings.rounds(); round++) {
+            for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
+                RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
+                        settings.sliceSeconds(), round), "  " + target.getKey() + " round " + (round + 1) + " ");
+                slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
+            }
+        }
+        Map<String, RunReport> fixed = new LinkedHashMap<>();
+        for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
+            fixed.put(target.getKey(), RunReport.of(scenario + " " + size + " " + target.getKey(),
+                    target.getValue().endpoint().toString(), RunRecording.concat(slices.get(target.getKey())), NO_SLO));
+        }
+        // Every target is judged against the reference's p99: the limit a user's latency budget would set.
+        double baseline = fixed.get(reference).summary().ttfb().p99();
+        Map<String, RateSearch> searches = new LinkedHashMap<>();
+        for (String target : targets.keySet()) {
+            if (settings.searchSteps() > 0 && baseline > 0) {
+                searches.put(target, new RateSearch(baseline, settings.searchStart(), settings.searchMax(),
+                        settings.searchSteps(), SEARCH_RESOLUTION));
+            }
+        }
+        searchInterleaved(searches, targets, promptTokens);
+        List<TargetResult> results = new ArrayList<>();
+        fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name))));
+        return new SizeResult(scenario, promptTokens, results);
+    }
+
+    /**
+     * Runs the targets' rate searches side by side: each round, every search still going takes one step. While they
+     * double they offer the same rates, so their p99s compare at equal load, and a noisy minute on this shared
+     * machine lands on all of them rather than on whichever target it happened to fall.
+     */
+    private void searchInterleaved(Map<String, RateSearch> searches, Map<String, ? extends ChatTarget> targets,
+            int promptTokens) {
+        boolean stepped = true;
+        for (int round = 0; stepped; round++) {
+            stepped = false;
+            for (Map.Entry<String, RateSearch> entry : searches.entrySet()) {
+                RateSearch search = entry.getValue();
+                OptionalDouble rate = search.next();
+                if (rate.isEmpty()) {
+                    continue;
+                }
+                stepped = true;
+                RunRecording run = runLoad(targets.get(entry.getKey()), workload(promptTokens, rate.getAsDouble(),
+                        settings.stepSeconds(), SEARCH_SEED + round), String.format(Locale.ROOT,
+                        "  %s search %.0f req/s ", entry.getKey(), rate.getAsDouble()));
+                RunSummary summary = RunSummary.of(run, NO_SLO);
+                RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
+                        summary.ttfb().p99(), false));
+                out.printf(Locale.ROOT, "    p99 TTFB %.2f ms (limit %.2f), %d errors: %s%n", judged.p99Millis(),
+                        search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained");
+            }
+        }
+    }
+
+    private RunRecording runLoad(ChatTarget client, LoadSchedule workload, String label) {
+        return new LoadRunner(client, ProgressLine.to(out, label), settings.timeoutMillis()).run(workload);
+    }
+
+    /** Poisson arrivals of one repeated prompt (built once), seeded so every target gets the same arrival times. */
+    LoadSchedule workload(int promptTokens, double rate, double seconds, long seed) {
+        PromptPlan prompt = PromptPlan.single(promptTokens, PromptPlan.seed(promptTokens, 0));
+        SplittableRandom random = new SplittableRandom(seed);
+        List<LoadRequest> requests = new ArrayList<>();
+        double at = 0;
+        while (true) {
+            at += -1000.0 / rate * Math.log(1.0 - random.nextDouble());
+            if (at > seconds * 1000) {
+                break;
+            }
+            requests.add(new LoadRequest((long) at, prompt, settings.outputTokens(), null));
+        }
+        return new LoadSchedule(String.format(Locale.ROOT, "%s prompts, %d output tokens, %.0f req/s Poisson",
+                OverheadBenchmark.sizeLabel(promptTokens), settings.outputTokens(), rate),
+                WorkloadShaping.none().apply(requests));
+    }
+}

@@ -1,0 +1,105 @@
+package io.pdgateway.bench.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pdgateway.sim.RecordedRequest;
+import io.pdgateway.sim.SimConfig;
+import io.pdgateway.sim.SimPod;
+import io.pdgateway.sim.SimRole;
+import io.pdgateway.workload.LoadRequest;
+import io.pdgateway.workload.LoadSchedule;
+import io.pdgateway.workload.prompt.PromptPlan;
+import io.pdgateway.workload.run.RunRecording;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The PD overhead benchmark's reference, a client running both legs itself, really does prefill/decode on simulated
+ * vLLM and SGLang pairs: every answer streams whole from the decode pod, which took its KV from the prefill pod
+ * instead of computing the prompt itself, and the prefill pod saw one one-token leg per request.
+ */
+class PdLegsClientIT {
+    /** Loopback addresses of their own, apart from the other integration tests' pods. */
+    private static final String HOST = "127.0.9.3";
+    private static final int REQUESTS = 12;
+    private static final int OUTPUT_TOKENS = 5;
+    private final Vertx vertx = Vertx.vertx();
+
+    @AfterEach
+    void close() {
+        vertx.close().await();
+    }
+
+    private SimPod pod(String engine, SimRole role) {
+        return SimPod.start(vertx, SimConfig.builder().engine(engine).role(role).host(HOST).timeScale(0.01)
+                .bootstrapPort(0).build()).await();
+    }
+
+    private RunRecording run(PdLegsClient.Protocol protocol, SimPod prefill, SimPod decode) {
+        List<LoadRequest> requests = new ArrayList<>();
+        for (int i = 0; i < REQUESTS; i++) {
+            requests.add(new LoadRequest(i * 20L, PromptPlan.single(200, i), OUTPUT_TOKENS, null));
+        }
+        PdLegsClient client = PdLegsClient.open(vertx, protocol, Endpoint.local(HOST, prefill.port()),
+                Endpoint.local(HOST, decode.port()), prefill.bootstrapPort(), SimConfig.DEFAULT_MODEL);
+        RunRecording run = new LoadRunner(client, ProgressLine.silent(), 10_000).run(new LoadSchedule("pd", requests));
+        client.close().await();
+        return run;
+    }
+
+    private static void assertEveryAnswerStreamedWhole(RunRecording run) {
+        assertThat(run.abandoned()).isZero();
+        assertThat(run.results()).hasSize(REQUESTS).allSatisfy(r -> {
+            assertThat(r.error()).isNull();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.outputTokens()).isEqualTo(OUTPUT_TOKENS);
+            assertThat(r.ttfbMillis()).isGreaterThanOrEqualTo(0);
+        });
+    }
+
+    private static List<RecordedRequest> legs(SimPod pod) {
+        return pod.recordedRequests().stream().filter(r -> r.path().equals("/v1/chat/completions")).toList();
+    }
+
+    @Test
+    @Timeout(60)
+    void vllm_prefillsFirst_andTheDecodeFetchesTheKv() {
+        SimPod prefill = pod("vllm", SimRole.PREFILL);
+        SimPod decode = pod("vllm", SimRole.DECODE);
+
+        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.VLLM, prefill, decode));
+
+        assertThat(decode.kvMissing()).isZero();
+        assertThat(prefill.kvTransfersServed()).isEqualTo(REQUESTS);
+        assertThat(legs(prefill)).hasSize(REQUESTS).allSatisfy(r -> {
+            assertThat(r.json().path("max_tokens").asInt()).isEqualTo(1);
+            assertThat(r.json().path("stream").asBoolean()).isFalse();
+            assertThat(r.json().path("kv_transfer_params").path("do_remote_decode").asBoolean()).isTrue();
+        });
+        assertThat(legs(decode)).hasSize(REQUESTS).allSatisfy(r -> {
+            assertThat(r.json().path("max_tokens").asInt()).isEqualTo(OUTPUT_TOKENS);
+            assertThat(r.json().path("kv_transfer_params").path("do_remote_prefill").asBoolean()).isTrue();
+        });
+    }
+
+    @Test
+    @Timeout(60)
+    void sglang_sendsBothLegsWithOneBootstrapRoom() {
+        SimPod prefill = pod("sglang", SimRole.PREFILL);
+        SimPod decode = pod("sglang", SimRole.DECODE);
+
+        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.SGLANG, prefill, decode));
+
+        assertThat(decode.kvMissing()).isZero();
+        List<Long> prefillRooms = legs(prefill).stream().map(r -> r.json().path("bootstrap_room").asLong()).toList();
+        List<Long> decodeRooms = legs(decode).stream().map(r -> r.json().path("bootstrap_room").asLong()).toList();
+        assertThat(prefillRooms).hasSize(REQUESTS).doesNotHaveDuplicates();
+        assertThat(decodeRooms).containsExactlyInAnyOrderElementsOf(prefillRooms);
+        assertThat(legs(decode)).allSatisfy(r -> assertThat(r.json().path("bootstrap_port").asInt())
+                .isEqualTo(prefill.bootstrapPort()));
+    }
+}
