@@ -15,7 +15,10 @@ import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.TrailersResponse;
 import io.envoyproxy.envoy.type.v3.HttpStatus;
+import io.pdgateway.core.routing.RouteDecision;
+import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.server.front.ApiError;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The ext_proc answers the picker sends, built in one place. Pure and thread-safe. */
@@ -113,5 +116,17 @@ final class PickerResponses {
                 .setHeaders(set(headers))
                 .setBody(ByteString.copyFrom(error.body().getBytes()))
                 .setDetails(error.code() == null ? "pd-gateway" : error.code())).build();
+    }
+
+    /** serve's response headers, which the picker adds to the upstream's: the pods that served, the strategy, the id. */
+    static Map<String, String> servedHeaders(RouteDecision decision, String requestId) {
+        Map<String, String> set = new LinkedHashMap<>();
+        set.put(SpecHeaders.TARGET_POD, decision.target().name());
+        if (decision.isPd()) {
+            set.put(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
+        }
+        set.put(SpecHeaders.ROUTING_STRATEGY, decision.strategy().specName());
+        set.put(SpecHeaders.REQUEST_ID, requestId);
+        return set;
     }
 }

@@ -1,7 +1,5 @@
 package io.pdgateway.epp;
 
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
@@ -16,28 +14,19 @@ import io.pdgateway.core.session.Routed;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineProtocolException;
-import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
-import io.pdgateway.engine.LegSchedule;
-import io.pdgateway.server.exchange.LegAborter;
-import io.pdgateway.server.exchange.LegFailure;
 import io.pdgateway.server.exchange.LegOptions;
-import io.pdgateway.server.exchange.PrefillCall;
 import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.front.OpenAiRequestParser;
-import io.pdgateway.server.routing.PromptMeasurer;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.trace.HeaderGetters;
 import io.pdgateway.server.trace.LegTrace;
 import io.pdgateway.server.trace.RequestTrace;
-import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -53,11 +42,9 @@ import org.slf4j.LoggerFactory;
  * response headers, and ends the request when the response ends, the trailers come, or the stream is reset or closed.
  *
  * <p>Every message is handled on one Vert.x context (the gRPC threads only hand messages over), so the state needs no
- * locks, and the prefill leg runs on the gateway's own HTTP client. The request ends exactly once ({@link #finish}):
- * the lease's prefill part is released when the prefill returns, the whole lease at the end, and a prefill still
- * running when the request fails or is reset is abandoned and aborted at its pod.
+ * locks. The request ends exactly once ({@link #finish}), releasing its lease and abandoning a running prefill.
  */
-final class PickerStream implements StreamObserver<ProcessingRequest> {
+final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLegs.Stream {
     private static final Logger LOG = LoggerFactory.getLogger(PickerStream.class);
     /** Ending statuses (the failure metric's labels), beside serve's own. */
     static final String STREAM_RESET = "client_cancel";
@@ -84,12 +71,9 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
     private OpenAiRequest request;
     private Routed routed;
     private EngineAdapter adapter;
-    private LegPlan plan;
-    private PrefillCall prefillCall;
-    private LegAborter aborter;
-    private LegTrace prefillTrace = LegTrace.OFF;
+    /** A PD pair's legs, once routed to one; null otherwise. */
+    private PickerLegs legs;
     private LegTrace decodeTrace = LegTrace.OFF;
-    private boolean prefillFailedLate;
     private int responseStatus;
     private boolean started;
 
@@ -170,9 +154,10 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
     private void requestHeaders(ProcessingRequest message) {
         HttpHeaders http = message.getRequestHeaders();
         for (HeaderValue header : http.getHeaders().getHeadersList()) {
-            headers.put(header.getKey().toLowerCase(Locale.ROOT), value(header));
+            headers.put(header.getKey().toLowerCase(Locale.ROOT), EnvoyMessages.value(header));
         }
-        subset = subsetHint(message.getMetadataContext().getFilterMetadataMap().get(EppProtocol.SUBSET_HINT_NAMESPACE));
+        subset = EnvoyMessages.subsetHint(
+                message.getMetadataContext().getFilterMetadataMap().get(EppProtocol.SUBSET_HINT_NAMESPACE));
         requestId = headers.get(SpecHeaders.REQUEST_ID);
         if (requestId == null || requestId.isBlank()) {
             requestId = UUID.randomUUID().toString();
@@ -180,32 +165,15 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
         if (requestMode == null) {
             requestMode = picker.defaultBodyMode();
         }
-        String path = stripQuery(headers.get(PATH));
-        boolean api = OpenAiRequestParser.CHAT_PATH.equals(path) || OpenAiRequestParser.COMPLETIONS_PATH.equals(path);
-        if (!"POST".equals(headers.get(METHOD)) || !api) {
-            reject(ApiError.of(404, "the endpoint picker routes POST " + OpenAiRequestParser.CHAT_PATH + " and POST "
-                    + OpenAiRequestParser.COMPLETIONS_PATH + ", not " + headers.get(METHOD) + " " + path, "not_found"),
-                    "not_found");
-            return;
-        }
-        if (!picker.apiKeys().admits(headers.get("authorization"))) {
-            picker.metrics().rejected("unauthorized");
-            reject(ApiError.of(401, "missing or invalid API key", "invalid_api_key"), "unauthorized");
-            return;
-        }
-        if (picker.draining()) {
-            reject(ApiError.of(503, "the gateway is shutting down; retry on another replica", "gateway_draining"),
-                    "gateway_draining");
-            return;
-        }
-        if (http.getEndOfStream()) {
-            reject(ApiError.of(400, "the request has no body", "invalid_request_body"), "invalid_body");
-            return;
-        }
-        if (requestMode == BodyMode.UNSUPPORTED) {
-            reject(ApiError.of(500, "the endpoint picker needs the request body before it answers the headers: set the "
-                    + "ext_proc filter's request_body_mode to BUFFERED or FULL_DUPLEX_STREAMED", "epp_misconfigured"),
-                    "epp_misconfigured");
+        String path = EnvoyMessages.stripQuery(headers.get(PATH));
+        HeaderChecks.Refusal refusal = HeaderChecks.refusal(headers.get(METHOD), path,
+                picker.apiKeys().admits(headers.get("authorization")), picker.draining(), http.getEndOfStream(),
+                requestMode);
+        if (refusal != null) {
+            if (refusal.counted()) {
+                picker.metrics().rejected(refusal.reason());
+            }
+            reject(refusal.error(), refusal.reason());
             return;
         }
         phase = Phase.BODY;
@@ -235,7 +203,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
     // --- routing: the same steps as serve's front, on the same session ---
 
     private void onBody(byte[] raw) {
-        String path = stripQuery(headers.get(PATH));
+        String path = EnvoyMessages.stripQuery(headers.get(PATH));
         trace = picker.tracing().request(headers, HeaderGetters.LOWER_CASE_MAP, "POST", path);
         try {
             request = OpenAiRequestParser.parse(path, raw);
@@ -247,9 +215,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
         Admission admission = picker.routing().session().admit(request.model(), headers.get(SpecHeaders.ROUTING_STRATEGY),
                 headers.get(SpecHeaders.CONFIG_PROFILE));
         if (!admission.admitted()) {
-            ApiError refused = RoutingService.error(admission.refusal(), request.model());
-            picker.metrics().failure(request.model(), refused.code(), refused.status(), null);
-            reject(refused, refused.code());
+            refuse(RoutingService.error(admission.refusal(), request.model()));
             return;
         }
         trace.describe(request.model(), OpenAiRequestParser.operation(path), admission.model().engine());
@@ -258,18 +224,11 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
         try {
             admittedBody = adapter == null ? null : adapter.admit(request.raw());
         } catch (EngineProtocolException e) {
-            ApiError refused = ApiError.of(400, "request body cannot be routed to " + adapter.engine()
-                    + " prefill/decode pods: " + e.getMessage(), "invalid_request_body");
-            picker.metrics().failure(request.model(), refused.code(), refused.status(), null);
-            reject(refused, refused.code());
+            refuse(ApiError.of(400, "request body cannot be routed to " + adapter.engine() + " prefill/decode pods: "
+                    + e.getMessage(), "invalid_request_body"));
             return;
         }
-        PromptMeasurer measurer = picker.routing().measurer();
-        if (!PromptMeasurer.expensive(request, admission.needs())) {
-            route(admission, admittedBody, measurer.measure(request, admission.needs()));
-            return;
-        }
-        picker.vertx().executeBlocking(() -> measurer.measure(request, admission.needs()), false).onComplete(ar -> {
+        picker.routing().measurer().measure(picker.vertx(), request, admission.needs()).onComplete(ar -> {
             if (phase != Phase.ROUTING) {
                 return; // reset meanwhile
             }
@@ -283,7 +242,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
     }
 
     private void route(Admission admission, Object admittedBody, PromptFeatures features) {
-        Set<String> excluded = outsideSubset(admission);
+        Set<String> excluded = EnvoyMessages.outsideSubset(subset, admission);
         routed = picker.routing().session().route(admission, features, requestId, headers.get(SpecHeaders.SESSION_KEY),
                 excluded);
         RouteDecision decision = routed.decision();
@@ -299,7 +258,6 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
             return;
         }
         picker.metrics().routed(request.model(), decision);
-        aborter = new LegAborter(picker.upstreams(), admission.knobs(), requestId);
         if (!decision.isPd()) {
             forward(decision.target(), null, RequestTrace.Leg.SINGLE);
             return;
@@ -310,85 +268,20 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
                     + " is not supported by this gateway version", "engine_not_supported"), "engine_not_supported");
             return;
         }
-        LegRequest legs = new LegRequest(request.path(), request.raw(), request.body(), admittedBody, decision.prefill(),
-                decision.target(), picker.settings().engines().kvConnectorType(), requestId, null);
-        if (adapter.prerequisite() == null) {
-            runLegs(legs);
-            return;
-        }
-        picker.upstreams().prerequisites().get(decision.prefill(), adapter.prerequisite())
-                .onComplete(value -> context.runOnContext(v -> prerequisite(legs, value)));
-    }
-
-    private void prerequisite(LegRequest legs, AsyncResult<Object> value) {
-        if (phase != Phase.ROUTING) {
-            return;
-        }
-        if (value.failed()) {
-            fail(503, ApiError.of(503, "the " + adapter.engine() + " plan needs the metadata of prefill pod "
-                    + legs.prefill().name() + ": " + value.cause().getMessage(), "server_info_unavailable"),
-                    "pd_server_info_fail");
-            return;
-        }
-        runLegs(legs.withPrerequisite(value.result()));
-    }
-
-    /** The legs AIBrix's plugin runs from the picker: the prefill here, the decode through Envoy. */
-    private void runLegs(LegRequest legs) {
-        try {
-            plan = adapter.plan(legs);
-        } catch (EngineProtocolException | RuntimeException e) {
-            fail(502, ApiError.of(502, "cannot build the prefill/decode legs: " + e.getMessage(), "pd_plan_failed"),
-                    "pd_plan_fail");
-            return;
-        }
-        Pod prefill = legs.prefill();
         LegOptions options = new LegOptions(headers::get, request.path(), requestId, !picker.apiKeys().required());
-        prefillTrace = trace.leg(RequestTrace.Leg.PREFILL, prefill);
-        picker.metrics().prefillStarted();
-        long timeoutMs = LegAborter.millis(routed.admission().knobs().prefillRequestTimeout());
-        prefillCall = PrefillCall.start(picker.upstreams(), prefill, options.forPod(prefill, prefillTrace),
-                plan.prefillBody(), timeoutMs, answer -> prefillAnswered(legs, answer), this::prefillFailed);
-        if (plan.schedule() == LegSchedule.CONCURRENT) {
-            // SGLang, TensorRT-LLM generation_first: the engines meet over their own channel; Envoy sends the decode now.
-            forward(legs.decode(), plan.decodeBody(), RequestTrace.Leg.DECODE);
-        }
+        legs = new PickerLegs(picker, this, context, adapter, routed, trace, options, requestId);
+        legs.start(new LegRequest(request.path(), request.raw(), request.body(), admittedBody, decision.prefill(),
+                decision.target(), picker.settings().engines().kvConnectorType(), requestId, null));
     }
 
-    private void prefillAnswered(LegRequest legs, byte[] answer) {
-        prefillTrace.answered(200);
-        byte[] decodeBody = null;
-        if (plan.schedule() == LegSchedule.SEQUENTIAL && phase == Phase.ROUTING) {
-            try {
-                decodeBody = adapter.decodeBody(legs, plan, answer);
-            } catch (EngineProtocolException | RuntimeException e) {
-                prefillFailed(LegFailure.protocol(e.toString()));
-                return;
-            }
-        }
-        picker.metrics().prefillSucceeded();
-        routed.lease().prefillAnswered();
-        if (decodeBody != null) {
-            forward(legs.decode(), decodeBody, RequestTrace.Leg.DECODE);
-        }
-    }
-
-    private void prefillFailed(LegFailure failure) {
-        prefillTrace.failed(failure.metricStatus() + " " + failure.metricCode());
-        picker.metrics().prefillFailed(failure.metricStatus(), failure.metricCode());
-        LOG.warn("request {}: prefill on {} failed: {}", requestId, routed.decision().prefill().id(), failure.message());
-        aborter.abort(prefillCall.leg(), plan.prefillAbort());
-        if (phase == Phase.ROUTING) {
-            ApiError error = ApiError.of(failure.clientStatus(), failure.message(), "prefill_failed")
-                    .withHeader(SpecHeaders.ERROR_PD_PREFILL);
-            fail(failure.clientStatus(), error, PREFILL_FAILED);
-        } else if (phase == Phase.FORWARDED) {
-            prefillFailedLate = true; // concurrent legs: answered on the response headers if they come first
-        }
+    @Override
+    public boolean routing() {
+        return phase == Phase.ROUTING;
     }
 
     /** Sends Envoy on to {@code target}: the destination header and metadata, and the decode body when it changed. */
-    private void forward(Pod target, byte[] newBody, RequestTrace.Leg leg) {
+    @Override
+    public void forward(Pod target, byte[] newBody, RequestTrace.Leg leg) {
         phase = Phase.FORWARDED;
         String endpoint = target.address();
         Map<String, String> set = new LinkedHashMap<>();
@@ -399,13 +292,12 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
         }
         decodeTrace = trace.leg(leg, target);
         decodeTrace.inject(set::put);
-        if (requestMode == BodyMode.BUFFERED) {
-            send(PickerResponses.bufferedPick(PickerResponses.set(set), newBody, endpoint));
-        } else {
-            for (ProcessingResponse response : PickerResponses.streamedPick(PickerResponses.set(set),
-                    newBody != null ? newBody : request.raw(), endpoint)) {
-                send(response);
-            }
+        ProcessingResponse[] picks = requestMode == BodyMode.BUFFERED
+                ? new ProcessingResponse[] {PickerResponses.bufferedPick(PickerResponses.set(set), newBody, endpoint)}
+                : PickerResponses.streamedPick(PickerResponses.set(set), newBody != null ? newBody : request.raw(),
+                        endpoint);
+        for (ProcessingResponse response : picks) {
+            send(response);
         }
     }
 
@@ -420,29 +312,23 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
         HttpHeaders http = message.getResponseHeaders();
         for (HeaderValue header : http.getHeaders().getHeadersList()) {
             if (STATUS.equals(header.getKey())) {
-                responseStatus = parseStatus(value(header));
+                responseStatus = EnvoyMessages.parseStatus(EnvoyMessages.value(header));
             }
         }
         RouteDecision decision = routed.decision();
-        String served = served(message.getMetadataContext().getFilterMetadataMap().get(EppProtocol.LB_NAMESPACE));
+        String served = EnvoyMessages.served(
+                message.getMetadataContext().getFilterMetadataMap().get(EppProtocol.LB_NAMESPACE));
         if (served != null && !served.equals(decision.target().address())) {
             LOG.warn("request {}: Envoy served {} instead of the picked {}", requestId, served,
                     decision.target().address());
         }
-        if (prefillFailedLate && responseStatus / 100 == 2) {
+        if (legs != null && legs.prefillFailedLate() && responseStatus / 100 == 2) {
             // SGLang's decode is waiting for KV that will never come: fail the request, as serve does.
             fail(502, ApiError.of(502, "prefill pod " + decision.prefill().name() + " failed",
                     "prefill_failed").withHeader(SpecHeaders.ERROR_PD_PREFILL), PREFILL_FAILED);
             return;
         }
-        Map<String, String> set = new LinkedHashMap<>();
-        set.put(SpecHeaders.TARGET_POD, decision.target().name());
-        if (decision.isPd()) {
-            set.put(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
-        }
-        set.put(SpecHeaders.ROUTING_STRATEGY, decision.strategy().specName());
-        set.put(SpecHeaders.REQUEST_ID, requestId);
-        send(PickerResponses.responseHeaders(PickerResponses.set(set)));
+        send(PickerResponses.responseHeaders(PickerResponses.set(PickerResponses.servedHeaders(decision, requestId))));
         if (http.getEndOfStream()) {
             finish(responseStatus, responseStatus / 100 == 2 ? null : UPSTREAM_ERROR);
         }
@@ -457,16 +343,21 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
         }
     }
 
-    // --- endings ---
-
     /** Refuses before any routing: a local reply, and the request ends. */
     private void reject(ApiError error, String why) {
         send(PickerResponses.error(error, requestId));
         finish(error.status(), why);
     }
 
+    /** Refuses after the body was read and before routing: counted as a failure of the model. */
+    private void refuse(ApiError refused) {
+        picker.metrics().failure(request.model(), refused.code(), refused.status(), null);
+        reject(refused, refused.code());
+    }
+
     /** Fails a routed request with a local reply (Envoy sends it to the client instead of any upstream answer). */
-    private void fail(int status, ApiError error, String why) {
+    @Override
+    public void fail(int status, ApiError error, String why) {
         send(PickerResponses.error(error, requestId));
         finish(status, why);
     }
@@ -482,11 +373,8 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
             return;
         }
         phase = Phase.DONE;
-        if (failure != null && prefillCall != null && prefillCall.running()) {
-            prefillCall.cancel();
-            picker.metrics().prefillFailed("context_canceled", 499);
-            prefillTrace.failed("abandoned");
-            aborter.abort(prefillCall.leg(), plan.prefillAbort());
+        if (failure != null && legs != null) {
+            legs.abandon();
         }
         if (routed != null) {
             routed.lease().release();
@@ -507,76 +395,5 @@ final class PickerStream implements StreamObserver<ProcessingRequest> {
                         decision.target() == null ? null : decision.target().name());
             }
         }
-    }
-
-    // --- protocol details ---
-
-    private static String value(HeaderValue header) {
-        return header.getRawValue().isEmpty() ? header.getValue() : header.getRawValue().toStringUtf8();
-    }
-
-    private static String stripQuery(String path) {
-        if (path == null) {
-            return "";
-        }
-        int query = path.indexOf('?');
-        return query < 0 ? path : path.substring(0, query);
-    }
-
-    private static int parseStatus(String value) {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    /** The proxy's subset hint: ip:port strings, as a list or one comma-separated string; null when absent. */
-    static Set<String> subsetHint(Struct namespace) {
-        if (namespace == null || !namespace.containsFields(EppProtocol.DESTINATION_ENDPOINT_SUBSET)) {
-            return null;
-        }
-        Value value = namespace.getFieldsOrThrow(EppProtocol.DESTINATION_ENDPOINT_SUBSET);
-        Set<String> endpoints = new LinkedHashSet<>();
-        if (value.hasListValue()) {
-            for (Value entry : value.getListValue().getValuesList()) {
-                addEndpoints(endpoints, entry.getStringValue());
-            }
-        } else {
-            addEndpoints(endpoints, value.getStringValue());
-        }
-        return endpoints;
-    }
-
-    private static void addEndpoints(Set<String> endpoints, String list) {
-        for (String endpoint : list.split(",")) {
-            if (!endpoint.isBlank()) {
-                endpoints.add(endpoint.trim());
-            }
-        }
-    }
-
-    private static String served(Struct namespace) {
-        if (namespace == null || !namespace.containsFields(EppProtocol.DESTINATION_ENDPOINT_SERVED)) {
-            return null;
-        }
-        return namespace.getFieldsOrThrow(EppProtocol.DESTINATION_ENDPOINT_SERVED).getStringValue();
-    }
-
-    /**
-     * The pods Envoy may not be sent to: with a subset hint, every decode or single pod of the model whose address is
-     * not in it. Prefill pods are the picker's own business (Envoy never connects to them), so the hint leaves them be.
-     */
-    private Set<String> outsideSubset(Admission admission) {
-        if (subset == null) {
-            return Set.of();
-        }
-        Set<String> excluded = new HashSet<>();
-        for (Pod pod : admission.model().pods()) {
-            if (pod.role() != io.pdgateway.core.model.PodRole.PREFILL && !subset.contains(pod.address())) {
-                excluded.add(pod.id());
-            }
-        }
-        return excluded;
     }
 }

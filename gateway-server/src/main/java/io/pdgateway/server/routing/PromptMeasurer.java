@@ -11,6 +11,8 @@ import io.pdgateway.core.tokenize.ChatTemplate;
 import io.pdgateway.core.tokenize.Tokenizer;
 import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.server.front.OpenAiRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -103,5 +105,16 @@ public final class PromptMeasurer {
     /** True when measuring is worth moving off the event loop. */
     public static boolean expensive(OpenAiRequest request, PromptNeeds needs) {
         return (needs.tokenCount() || needs.blockHashes()) && request.promptText().length() > INLINE_MAX_CHARS;
+    }
+
+    /**
+     * The prompt's features, measured on the caller's event loop when that is cheap and on a worker thread when it is
+     * not ({@link #expensive}): a long prompt's tokenizing must not hold an event loop. Completes on the caller's context.
+     */
+    public Future<PromptFeatures> measure(Vertx vertx, OpenAiRequest request, PromptNeeds needs) {
+        if (!expensive(request, needs)) {
+            return Future.succeededFuture(measure(request, needs));
+        }
+        return vertx.executeBlocking(() -> measure(request, needs), false);
     }
 }
