@@ -25,7 +25,7 @@ import java.util.List;
  */
 public final class EngineLoop {
     /** The shortest wall time a protocol timeout is given, whatever the time scale: see {@link #protocolTimeoutWallMillis}. */
-    public static final long PROTOCOL_TIMEOUT_FLOOR_MILLIS = 1_000;
+    public static final long PROTOCOL_TIMEOUT_FLOOR_MILLIS = 5_000;
 
 
     /** Steps run back to back in one tick before the loop yields the event loop to other handlers. */
@@ -134,8 +134,9 @@ public final class EngineLoop {
      * An engine's protocol timeout (how long KV waits for its decode, a decode for its KV) as wall milliseconds: scaled
      * like every duration, but never under {@link #PROTOCOL_TIMEOUT_FLOOR_MILLIS}. The time scale speeds up the
      * modelled GPU, not the network, the gateway or the other pod such a timeout waits on: at 1e-4 vLLM's 480 s abort
-     * timeout would be 48 ms, and a decode leg that came through a busy gateway would find its KV already freed. One
-     * second is longer than any loopback hop short of overload, and short enough for tests of the timeouts themselves.
+     * timeout would be 48 ms, and a decode leg that came through a busy gateway would find its KV already freed. Five
+     * seconds outlast any loopback hop short of overload, even on a 2-core machine running the whole test suite (at
+     * the tests' 0.005, 480 s was 2.4 s, and one event loop blocked for 2.4 s under load failed a PD test).
      */
     public long protocolTimeoutWallMillis(double engineMillis) {
         return Math.max(PROTOCOL_TIMEOUT_FLOOR_MILLIS, Math.round(wallMillis(engineMillis)));
