@@ -12,9 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code bench compare} end to end, as a user runs it: two setups (a standard cluster with random routing and a PD
- * cluster with token_load), each on a fresh simulated cluster and gateway, a handful of requests at a tiny time
- * scale; both finish without errors, leave nothing in flight, and the reports are written.
+ * {@code bench compare} end to end, as a user runs it: three setups (a standard cluster with random routing, a PD
+ * cluster with token_load, and the same PD cluster with no gateway, the client taking the pairs in turn), each on a
+ * fresh simulated cluster, a handful of requests at a tiny time scale; all finish without errors, leave nothing in
+ * flight, and the reports are written.
  */
 class BenchCompareIT {
     /** Requests per setup: enough to exercise routing, few enough for seconds. */
@@ -29,7 +30,7 @@ class BenchCompareIT {
         Path json = dir.resolve("compare.json");
         Path html = dir.resolve("compare.html");
 
-        int status = new CommandLine(new BenchCommand()).execute("compare", "--setups", "standard/random,pd/token_load",
+        int status = new CommandLine(new BenchCommand()).execute("compare", "--setups", "standard/random,pd/token_load,pd/round-robin",
                 "--synthetic", "--rate", "20", "--duration", "2", "--requests", Integer.toString(REQUESTS),
                 "--prompt-tokens", "64..512", "--output-tokens", "8", "--shared-prefix-tokens", "32",
                 "--standard-pods", "2", "--rolesets", "1", "--prefill-per-roleset", "2", "--time-scale", "0.01",
@@ -37,18 +38,21 @@ class BenchCompareIT {
 
         assertThat(status).isZero();
         JsonNode report = new ObjectMapper().readTree(json.toFile());
-        assertThat(report.path("runs")).hasSize(2);
+        assertThat(report.path("runs")).hasSize(3);
         assertThat(report.path("runs").path(0).path("name").asText()).isEqualTo("standard/random");
         assertThat(report.path("runs").path(1).path("name").asText()).isEqualTo("pd/token_load");
+        assertThat(report.path("runs").path(2).path("name").asText()).isEqualTo("pd/round-robin");
         for (JsonNode run : report.path("runs")) {
             assertThat(run.path("summary").path("requests").asInt()).as(run.path("name").asText()).isEqualTo(REQUESTS);
             assertThat(run.path("summary").path("errors").asInt()).as(run.path("name").asText()).isZero();
             assertThat(run.path("details").asText()).doesNotContain("NOT QUIESCENT");
             assertThat(run.path("summary").path("latencyMs").path("ttft").path("p50").isNumber()).isTrue();
         }
-        // Standard pods answer every request of the random setup; the PD setup uses its pair.
+        // Standard pods answer every request of the random setup; the PD setups use their pairs (round-robin: the
+        // client runs both legs itself, so no gateway names a fallback pod).
         assertThat(report.path("runs").path(0).path("summary").path("fallbacks").asInt()).isEqualTo(REQUESTS);
         assertThat(report.path("runs").path(1).path("summary").path("fallbacks").asInt()).isZero();
+        assertThat(report.path("runs").path(2).path("summary").path("fallbacks").asInt()).isZero();
         assertThat(Files.readString(html)).contains("<svg", "pd/token_load");
     }
 }

@@ -27,8 +27,14 @@ import java.util.Map;
  */
 public record CompareSetup(String name, LoopbackClusterShape shape, Map<String, String> env) {
     /** What {@code bench compare} runs when not told otherwise: the list, one setup per policy. */
-    public static final List<String> DEFAULTS = List.of("standard/random", "standard/least-request", "pd/prefix_cache",
-            "pd/least_request", "pd/token_load", "pd/hybrid_cache_load", "pd+standard/prefix_cache");
+    public static final List<String> DEFAULTS = List.of("standard/random", "standard/least-request", "pd/round-robin",
+            "pd/prefix_cache", "pd/least_request", "pd/token_load", "pd/hybrid_cache_load", "pd/predicted_ttft",
+            "pd+standard/prefix_cache");
+    /**
+     * {@code pd/round-robin}: no gateway; the load generator takes the PD pairs in turn and runs both legs itself
+     * ({@code PdLegsClient}). The floor a PD router must beat, measured on the same pods and sockets as the policies.
+     */
+    static final String ROUND_ROBIN = "round-robin";
 
     static final String STANDARD = "standard";
     static final String PD = "pd";
@@ -58,6 +64,9 @@ public record CompareSetup(String name, LoopbackClusterShape shape, Map<String, 
                         LoopbackClusterShape.COMBINED, sizes.timing(), sizes.timeScale()), env);
             }
             case PD, PD_PLUS_STANDARD -> {
+                if (cluster.equals(PD) && policy.equals(ROUND_ROBIN)) {
+                    return new CompareSetup(text, pdShape(sizes, false), Map.of());
+                }
                 String[] parts = policy.split(":", 2);
                 if (PrefillPolicy.named(parts[0]).isEmpty()) {
                     throw new IllegalArgumentException("'" + name + "': unknown prefill policy, one of "
@@ -76,14 +85,22 @@ public record CompareSetup(String name, LoopbackClusterShape shape, Map<String, 
                 if (overflow) {
                     env.put(SpecEnv.PROMPT_LENGTH_BUCKETING, "true");
                 }
-                int split = sizes.standardMinPromptTokens();
-                return new CompareSetup(text, new LoopbackClusterShape(sizes.rolesets(), sizes.prefillPerRoleset(),
-                        sizes.decodePerRoleset(), overflow ? sizes.overflowPods() : 0,
-                        overflow ? LoopbackClusterShape.pdBelow(split) : null, overflow ? LoopbackClusterShape.standardFrom(split) : null,
-                        sizes.timing(), sizes.timeScale()), env);
+                return new CompareSetup(text, pdShape(sizes, overflow), env);
             }
             default -> throw new IllegalArgumentException(usage(name));
         }
+    }
+
+    /** Whether the load generator, not a gateway, routes: round-robin over the pairs, both legs run by the client. */
+    public boolean clientRoundRobin() {
+        return name.equals(PD + "/" + ROUND_ROBIN);
+    }
+
+    private static LoopbackClusterShape pdShape(ClusterSizes sizes, boolean overflow) {
+        int split = sizes.standardMinPromptTokens();
+        return new LoopbackClusterShape(sizes.rolesets(), sizes.prefillPerRoleset(), sizes.decodePerRoleset(),
+                overflow ? sizes.overflowPods() : 0, overflow ? LoopbackClusterShape.pdBelow(split) : null,
+                overflow ? LoopbackClusterShape.standardFrom(split) : null, sizes.timing(), sizes.timeScale());
     }
 
     public String describe() {
@@ -91,7 +108,7 @@ public record CompareSetup(String name, LoopbackClusterShape shape, Map<String, 
     }
 
     private static String usage(String name) {
-        return "'" + name + "' is not a setup: use standard/<strategy>, pd/<prefill policy>[:<decode policy>] or "
-                + "pd+standard/<prefill policy>[:<decode policy>]";
+        return "'" + name + "' is not a setup: use standard/<strategy>, pd/<prefill policy>[:<decode policy>], "
+                + "pd/round-robin (no gateway) or pd+standard/<prefill policy>[:<decode policy>]";
     }
 }

@@ -2,8 +2,13 @@ package io.pdgateway.bench.compare;
 
 import io.pdgateway.bench.load.Endpoint;
 import io.pdgateway.bench.load.LoadRunner;
+import io.pdgateway.bench.load.PdLegsClient;
 import io.pdgateway.bench.load.ProgressLine;
+import io.pdgateway.bench.load.RoundRobinTargets;
 import io.pdgateway.bench.load.StreamingChatClient;
+import io.pdgateway.core.spec.SpecLabels;
+import io.pdgateway.sim.SimPod;
+import io.pdgateway.sim.cluster.PodManifest;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.server.GatewayServer;
 import io.pdgateway.sim.cluster.LoopbackCluster;
@@ -19,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -97,6 +103,9 @@ public final class PolicyComparison {
         Path dir = Files.createTempDirectory("pd-gateway-compare");
         Path podFile = dir.resolve("pods.yaml");
         LoopbackCluster cluster = LoopbackCluster.start(pods, setup.shape(), podFile).await();
+        if (setup.clientRoundRobin()) {
+            return runWithoutGateway(load, cluster, clients, dir, podFile);
+        }
         PodFileDiscovery discovery = new PodFileDiscovery(gateways, podFile);
         GatewayServer gateway = null;
         StreamingChatClient client = null;
@@ -127,7 +136,51 @@ public final class PolicyComparison {
         }
     }
 
-    /** Waits for every request to have left the gateway and the pods; returns what is left, or "" when all is clear. */
+    /** {@code pd/round-robin}: the load generator takes the cluster's prefill/decode pairs in turn, running both legs. */
+    private Outcome runWithoutGateway(LoadSchedule load, LoopbackCluster cluster, Vertx clients, Path dir,
+            Path podFile) throws IOException {
+        RoundRobinTargets client = new RoundRobinTargets(pairs(cluster, clients));
+        try {
+            RunRecording recording = new LoadRunner(client, ProgressLine.to(out, "  "), timeoutMillis).run(load);
+            String leftovers = awaitQuiescent(null, cluster);
+            return new Outcome(recording, leftovers, PrefixCacheStats.scrape(cluster.sims()));
+        } finally {
+            client.close().await();
+            cluster.close().await();
+            Files.deleteIfExists(podFile);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** Every (prefill, decode) pair within each roleset, rolesets in order: taken in turn, each pod gets its share. */
+    static List<PdLegsClient> pairs(LoopbackCluster cluster, Vertx clients) {
+        Map<String, List<SimPod>> prefills = new LinkedHashMap<>();
+        Map<String, List<SimPod>> decodes = new LinkedHashMap<>();
+        List<PodManifest.Entry> entries = cluster.entries();
+        for (int i = 0; i < entries.size(); i++) {
+            String roleset = entries.get(i).labels().get(SpecLabels.ROLESET_NAME);
+            if (roleset != null) {
+                boolean prefill = SpecLabels.ROLE_PREFILL.equals(entries.get(i).labels().get(SpecLabels.ROLE_NAME));
+                (prefill ? prefills : decodes).computeIfAbsent(roleset, r -> new ArrayList<>())
+                        .add(cluster.sims().get(i));
+            }
+        }
+        List<PdLegsClient> pairs = new ArrayList<>();
+        prefills.forEach((roleset, ps) -> {
+            for (SimPod p : ps) {
+                for (SimPod d : decodes.getOrDefault(roleset, List.of())) {
+                    pairs.add(PdLegsClient.open(clients, PdLegsClient.Protocol.VLLM, Endpoint.local(p.host(), p.port()),
+                            Endpoint.local(d.host(), d.port()), p.bootstrapPort(), LoopbackCluster.MODEL));
+                }
+            }
+        });
+        return pairs;
+    }
+
+    /**
+     * Waits for every request to have left the gateway (null when there was none) and the pods; returns what is
+     * left, or "" when all is clear.
+     */
     static String awaitQuiescent(GatewayServer gateway, LoopbackCluster cluster) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUIESCE_TIMEOUT_MS);
         String left;
@@ -143,6 +196,9 @@ public final class PolicyComparison {
 
     private static String leftovers(GatewayServer gateway, LoopbackCluster cluster) {
         List<String> left = new ArrayList<>();
+        if (gateway == null) {
+            return cluster.openStreams() != 0 ? "pod streams " + cluster.openStreams() : "";
+        }
         if (gateway.routing().session().requests().outstanding() != 0) {
             left.add("request ledger " + gateway.routing().session().requests().outstanding());
         }

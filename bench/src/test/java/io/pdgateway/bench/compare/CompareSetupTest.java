@@ -42,6 +42,16 @@ class CompareSetupTest {
     }
 
     @Test
+    void pdRoundRobin_isThePdClusterWithNoGateway() {
+        CompareSetup setup = CompareSetup.parse("pd/round-robin", SIZES);
+
+        assertThat(setup.clientRoundRobin()).isTrue();
+        assertThat(setup.shape().pods()).isEqualTo(6);
+        assertThat(setup.env()).isEmpty();
+        assertThat(CompareSetup.parse("pd/token_load", SIZES).clientRoundRobin()).isFalse();
+    }
+
+    @Test
     void defaults_allParse() {
         CompareSetup.DEFAULTS.forEach(name -> assertThat(CompareSetup.parse(name, SIZES).name()).isEqualTo(name));
     }
