@@ -33,7 +33,7 @@ public final class GatewayChild implements AutoCloseable {
         return start(podFile, Map.of());
     }
 
-    /** As {@link #start(Path)}, with more environment variables for the gateway (its settings). */
+    /** As {@link #start(Path)}, with more environment variables for the gateway (its settings, the strategy too). */
     public static GatewayChild start(Path podFile, Map<String, String> extraEnv) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -43,8 +43,9 @@ public final class GatewayChild implements AutoCloseable {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
                 "--pods", podFile.toString(), "--host", "127.0.0.1", "--port", "0", "--drain-grace-seconds", "1"));
-        Map<String, String> env = new java.util.HashMap<>(extraEnv);
+        Map<String, String> env = new java.util.HashMap<>();
         env.put(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.RANDOM);
+        env.putAll(extraEnv); // a caller may route otherwise (bench streams routes PD)
         ChildProcess process = ChildProcess.start("pd-gateway", command, env);
         try {
             Matcher m = LISTENING.matcher(process.awaitLine(line -> LISTENING.matcher(line).find(), START_TIMEOUT_MS));
