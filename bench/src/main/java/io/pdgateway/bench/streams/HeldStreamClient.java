@@ -26,6 +26,7 @@ final class HeldStreamClient implements AutoCloseable {
     /** A token chunk's delta carries content; the preamble's is empty. */
     private static final Pattern FIRST_TOKEN = Pattern.compile("\"delta\":\\{\"content\":\"[^\"]");
     private static final Pattern ERROR_CODE = Pattern.compile("\"code\":\"([a-z_]+)\"");
+    private static final Pattern MESSAGE = Pattern.compile("\"message\":\"([^\"]*)\"");
 
     /** What one stream got: its status, whether a token arrived, and for an error its Retry-After and code. */
     record Outcome(int status, boolean firstToken, String retryAfter, String errorCode, String failure) {
@@ -63,7 +64,8 @@ final class HeldStreamClient implements AutoCloseable {
                     .onSuccess(response -> {
                         if (response.statusCode() != 200) {
                             response.body().onComplete(b -> result.tryComplete(new Outcome(response.statusCode(), false,
-                                    response.getHeader("Retry-After"), b.succeeded() ? code(b.result()) : null, null)));
+                                    response.getHeader("Retry-After"), b.succeeded() ? code(b.result()) : null,
+                                    b.succeeded() ? message(b.result()) : null)));
                             return;
                         }
                         StringBuilder seen = new StringBuilder();
@@ -82,6 +84,14 @@ final class HeldStreamClient implements AutoCloseable {
                     });
         });
         return result.future();
+    }
+
+    /** The error's message, abbreviated: what the run's summary shows of an unexpected answer. */
+    private static String message(Buffer body) {
+        String text = body.toString(StandardCharsets.UTF_8);
+        Matcher m = MESSAGE.matcher(text);
+        String message = m.find() ? m.group(1) : text;
+        return message.length() > 80 ? message.substring(0, 80) : message;
     }
 
     private static String code(Buffer body) {
