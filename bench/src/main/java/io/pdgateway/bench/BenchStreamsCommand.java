@@ -52,10 +52,16 @@ public final class BenchStreamsCommand implements Callable<Integer> {
             description = "Phase 2's streams, opened all at once (default: ${DEFAULT-VALUE}).")
     int lowStreams;
 
+    @Option(names = "--class-histogram", paramLabel = "TOP", defaultValue = "0",
+            description = "Also print the TOP classes whose live bytes in the gateway grew most with phase 1's "
+                    + "streams, per stream (default: ${DEFAULT-VALUE}, none).")
+    int classHistogramTop;
+
     @Override
     public Integer call() throws Exception {
         boolean pass = new HeldStreamsBenchmark(new HeldStreamsBenchmark.Settings(streams, prefillPods, decodePods,
-                window, firstTokenSeconds, heapLimitMb, lowLimit, lowWaiting, lowWaitSeconds, lowStreams), System.out)
+                window, firstTokenSeconds, heapLimitMb, lowLimit, lowWaiting, lowWaitSeconds, lowStreams, classHistogramTop),
+                System.out)
                 .run();
         return pass ? 0 : 1;
     }

@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +24,8 @@ import java.util.stream.Stream;
  */
 final class GatewayProbe {
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /** "   1:     123456     7890123  java.lang.String (java.base@17)": instances, bytes, class. */
+    private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
     private static final long JCMD_TIMEOUT_SECONDS = 60;
 
     /** One reading of the gateway process. */
@@ -55,6 +59,27 @@ final class GatewayProbe {
             files = fds.count();
         }
         return new Reading(heap, direct, rss, files, threads);
+    }
+
+    /** Bytes of live objects by class (jcmd GC.class_histogram, which collects first). */
+    Map<String, Long> classHistogram() throws IOException, InterruptedException {
+        Map<String, Long> bytes = new HashMap<>();
+        Matcher row = HISTOGRAM_ROW.matcher(jcmd("GC.class_histogram"));
+        while (row.find()) {
+            bytes.merge(row.group(2), Long.parseLong(row.group(1)), Long::sum);
+        }
+        return bytes;
+    }
+
+    /** The classes whose live bytes grew most from {@code before} to {@code after}, with their growth per stream. */
+    static String grownMost(Map<String, Long> before, Map<String, Long> after, int streams, int top) {
+        StringBuilder text = new StringBuilder();
+        after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
+                .forEach(e -> text.append(String.format(Locale.ROOT, "    %8.0f B/stream  %s%n",
+                        e.getValue() / (double) streams, e.getKey())));
+        return text.toString();
     }
 
     String metrics() throws IOException, InterruptedException {

@@ -54,9 +54,11 @@ public final class HeldStreamsBenchmark {
      * @param lowWaiting phase 2's PD_GATEWAY_UPSTREAM_MAX_WAITING_PER_POD
      * @param lowWaitSeconds phase 2's PD_GATEWAY_UPSTREAM_WAIT_TIMEOUT
      * @param lowStreams phase 2's streams, all opened at once
+     * @param classHistogramTop phase 1 also prints the classes whose live bytes grew most with the streams (0: not)
      */
     public record Settings(int streams, int prefillPods, int decodePods, int window, double firstTokenSeconds,
-            long heapLimitMb, int lowLimit, int lowWaiting, double lowWaitSeconds, int lowStreams) {}
+            long heapLimitMb, int lowLimit, int lowWaiting, double lowWaitSeconds, int lowStreams,
+            int classHistogramTop) {}
 
     /** How the streams of one phase ended. */
     private static final class Tally {
@@ -138,6 +140,7 @@ public final class HeldStreamsBenchmark {
             }
             awaitNothingInUse(probe);
             GatewayProbe.Reading idle = probe.read();
+            Map<String, Long> idleClasses = settings.classHistogramTop() > 0 ? probe.classHistogram() : Map.of();
             out.println("  with 0 streams open:       " + idle.describe());
             try (HeldStreamClient client = new HeldStreamClient(vertx, gateway.port(),
                     connections(settings.streams()))) {
@@ -159,6 +162,11 @@ public final class HeldStreamsBenchmark {
                         (full.directBytes() - idle.directBytes()) / 1024.0 / held,
                         (full.rssBytes() - idle.rssBytes()) / 1024.0 / held,
                         (full.openFiles() - idle.openFiles()) / (double) held);
+                if (settings.classHistogramTop() > 0) {
+                    out.print("  live bytes grown most, per open stream (jcmd GC.class_histogram):\n"
+                            + GatewayProbe.grownMost(idleClasses, probe.classHistogram(), held,
+                                    settings.classHistogramTop()));
+                }
                 check(tally.firstTokens.get() == settings.streams(), "every stream got its first token");
                 check(full.heapAfterGcBytes() <= settings.heapLimitMb() * 1024 * 1024, "heap after GC <= "
                         + settings.heapLimitMb() + " MB");
