@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
         description = "Benchmarks: load against any OpenAI endpoint, policy comparison on simulated clusters, "
                 + "gateway overhead against nginx.",
         subcommands = {BenchRunCommand.class, BenchCompareCommand.class, BenchOverheadCommand.class,
-            BenchCacheMemoryCommand.class, BenchConnectionsCommand.class})
+            BenchCacheMemoryCommand.class, BenchConnectionsCommand.class, BenchStreamsCommand.class})
 public final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;

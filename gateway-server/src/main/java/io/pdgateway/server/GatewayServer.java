@@ -17,6 +17,7 @@ import io.pdgateway.server.kvevents.KvEventsSettings;
 import io.micrometer.core.instrument.Gauge;
 import io.pdgateway.server.metrics.BucketPlanGauges;
 import io.pdgateway.server.metrics.GatewayMetrics;
+import io.pdgateway.server.metrics.PodConnectionGauges;
 import io.pdgateway.server.redis.SharedLedgerSync;
 import io.pdgateway.server.metrics.RoutingModelGauges;
 import io.pdgateway.server.metrics.TokenLoadGauges;
@@ -28,6 +29,7 @@ import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.scrape.EngineMetricsScraper;
 import io.pdgateway.server.scrape.MetricsStore;
 import io.pdgateway.server.trace.Tracing;
+import io.pdgateway.server.upstream.PodGates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -47,8 +49,6 @@ import org.slf4j.LoggerFactory;
 /** The gateway process's HTTP side, assembled: front, routing, exchange, metrics. Start one per port. */
 public final class GatewayServer {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
-    /** Pod connections per pod: streams hold a connection each, so this bounds concurrent streams per pod. */
-    static final int MAX_CONNECTIONS_PER_POD = 1024;
     /** Request headers beyond this many bytes get 431: nginx's large_client_header_buffers allows 4 x 8 KiB. */
     static final int MAX_HEADER_BYTES = 16 * 1024;
     /** HTTP/2 streams a client may have open on one connection: Envoy's and nginx's recommended 100/128. */
@@ -75,6 +75,8 @@ public final class GatewayServer {
     private final SharedLedgerSync sharedLedger;
     private volatile boolean draining;
     private Upstreams upstreams;
+    private final PodGates gates;
+    private final PodConnectionGauges connectionGauges;
 
     private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, KvEventsSettings kvEventsSettings,
             ModelTokenizers tokenizers, long seed) {
@@ -117,11 +119,20 @@ public final class GatewayServer {
         } else {
             this.sharedLedger = null;
         }
+        // Legs take a slot of their pod's gate first (PD_GATEWAY_UPSTREAM_MAX_CONNECTIONS_PER_POD); the pool itself
+        // is sized above that, so it never makes a gated leg wait, and a pod's control calls find room.
+        this.gates = new PodGates(vertx, settings.upstream().connections(), this::gateAdded);
+        this.connectionGauges = new PodConnectionGauges(metrics.registry(), gates);
         this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS),
-                new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_POD));
+                new PoolOptions().setHttp1MaxSize(PodGates.poolSize(settings.upstream().connections())));
         metrics.discovery(pods::connected, () -> pods.current().podCount());
         metrics.servedModels(model -> pods.current().model(model) != null);
         metrics.draining(() -> draining);
+    }
+
+    /** A pod got its connection gate (its first routed request): its series appear on /metrics now. */
+    private void gateAdded(String podId) {
+        connectionGauges.add(podId);
     }
 
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings, String host, int port,
@@ -151,7 +162,8 @@ public final class GatewayServer {
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, kvEvents, tokenizers, seed);
         Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics, gateway.engines,
-                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing, gateway.outliers);
+                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing, gateway.outliers,
+                gateway.gates);
         gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
         HttpServerOptions options = ClientConnections.listenerOptions(serverOptions(settings.front()),
@@ -181,6 +193,8 @@ public final class GatewayServer {
                             }, false).onSuccess(upkeep -> {
                                 gateway.tokenGauges.sync();
                                 gateway.modelGauges.sync();
+                                gateway.gates.forgetDeparted(pods.current());
+                                gateway.connectionGauges.sync();
                                 if (upkeep.newPlan() != null) {
                                     gateway.bucketGauges.show(upkeep.newPlan());
                                 }

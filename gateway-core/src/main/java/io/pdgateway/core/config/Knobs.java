@@ -244,6 +244,22 @@ public final class Knobs {
     /** A dead pod is asked again at most this far apart (doubling from the refresh interval). */
     public static final Knob<Double> SCRAPE_MAX_BACKOFF_MS = Knob.env(SpecEnv.SCRAPE_MAX_BACKOFF_MS, 5_000.0,
             KnobRule.positive());
+    /**
+     * 2,048 legs in flight per pod (one HTTP/1.1 connection each): twice the 1,024 that capped issue 16's 10,000
+     * streams, so 8 decode pods hold 16,384 streams, 10,000 with room for an uneven spread. Still far above what one
+     * engine batches (vLLM's max_num_seqs is 256 to 1,024), so the engine's own queue, not this, is what normally waits.
+     */
+    public static final Knob<Double> UPSTREAM_MAX_CONNECTIONS_PER_POD = Knob.env(
+            SpecEnv.UPSTREAM_MAX_CONNECTIONS_PER_POD, 2_048.0, KnobRule.positive());
+    /** Envoy's circuit breaker default for pending requests (max_pending_requests): 1,024. 0: no waiting at all. */
+    public static final Knob<Double> UPSTREAM_MAX_WAITING_PER_POD = Knob.env(SpecEnv.UPSTREAM_MAX_WAITING_PER_POD,
+            1_024.0, KnobRule.nonNegative());
+    /**
+     * 5 s, the time a pod has to accept a TCP connection (GatewayServer.CONNECT_TIMEOUT_MS): getting a pooled one may
+     * take as long as opening one. Positive: waiting without a bound is what issue 16 found and removed.
+     */
+    public static final Knob<Double> UPSTREAM_WAIT_TIMEOUT = Knob.env(SpecEnv.UPSTREAM_WAIT_TIMEOUT, 5.0,
+            KnobRule.positive());
 
     /** Every row, for documentation checks. */
     public static List<Knob<?>> all() {

@@ -14,10 +14,12 @@ package io.pdgateway.core.config;
  * @param outlierMaxEjectionMillis the longest ejection
  * @param scrapeMaxPerInterval scrapes started per refresh interval at most
  * @param scrapeMaxBackoffMillis the longest pause between two scrapes of a failing pod
+ * @param connections legs per pod at once, and the wait for one beyond that
  */
 public record UpstreamSettings(double firstByteSeconds, double streamIdleSeconds, double responseSeconds,
         double clientWriteStallSeconds, int outlierConsecutiveFailures, long outlierBaseEjectionMillis,
-        long outlierMaxEjectionMillis, int scrapeMaxPerInterval, long scrapeMaxBackoffMillis) {
+        long outlierMaxEjectionMillis, int scrapeMaxPerInterval, long scrapeMaxBackoffMillis,
+        PodConnectionLimits connections) {
 
     public static UpstreamSettings read(KnobSource env) {
         return new UpstreamSettings(env.get(Knobs.UPSTREAM_FIRST_BYTE_TIMEOUT), env.get(Knobs.UPSTREAM_STREAM_IDLE_TIMEOUT),
@@ -26,6 +28,7 @@ public record UpstreamSettings(double firstByteSeconds, double streamIdleSeconds
                 env.get(Knobs.OUTLIER_BASE_EJECTION_MS).longValue(),
                 Math.max(env.get(Knobs.OUTLIER_BASE_EJECTION_MS).longValue(),
                         env.get(Knobs.OUTLIER_MAX_EJECTION_MS).longValue()),
-                (int) Math.ceil(env.get(Knobs.SCRAPE_MAX_PER_INTERVAL)), env.get(Knobs.SCRAPE_MAX_BACKOFF_MS).longValue());
+                (int) Math.ceil(env.get(Knobs.SCRAPE_MAX_PER_INTERVAL)), env.get(Knobs.SCRAPE_MAX_BACKOFF_MS).longValue(),
+                PodConnectionLimits.read(env));
     }
 }

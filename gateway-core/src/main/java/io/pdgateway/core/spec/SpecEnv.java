@@ -109,6 +109,12 @@ public final class SpecEnv {
     public static final String SCRAPE_MAX_PER_INTERVAL = "PD_GATEWAY_SCRAPE_MAX_PER_INTERVAL";
     /** pd-gateway's own: longest pause in ms between two scrapes of a pod whose scrapes keep failing. */
     public static final String SCRAPE_MAX_BACKOFF_MS = "PD_GATEWAY_SCRAPE_MAX_BACKOFF_MS";
+    /** pd-gateway's own: requests (legs) one pod may have in flight from this gateway, each on its own connection. */
+    public static final String UPSTREAM_MAX_CONNECTIONS_PER_POD = "PD_GATEWAY_UPSTREAM_MAX_CONNECTIONS_PER_POD";
+    /** pd-gateway's own: requests that may wait for one of a pod's connections; beyond them a request gets 503. */
+    public static final String UPSTREAM_MAX_WAITING_PER_POD = "PD_GATEWAY_UPSTREAM_MAX_WAITING_PER_POD";
+    /** pd-gateway's own: seconds a request may wait for a pod's connection before it gets 503. */
+    public static final String UPSTREAM_WAIT_TIMEOUT = "PD_GATEWAY_UPSTREAM_WAIT_TIMEOUT";
 
     private SpecEnv() {}
 }

@@ -4,6 +4,7 @@ import io.pdgateway.core.session.Routed;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.server.trace.LegTrace;
+import io.pdgateway.server.upstream.Reservation;
 
 /**
  * One try at serving a request on one decision: its lease on the ledgers, its legs, their plan and the decode
@@ -21,6 +22,8 @@ final class Attempt {
     WriteStall stall;
     LegTrace prefillTrace = LegTrace.OFF;
     LegTrace decodeTrace = LegTrace.OFF;
+    /** Its pods' connection slots, until its legs take them; null before it asked for them. */
+    Reservation slots;
     private boolean over;
     /** The error.type of a leg span whose request ended (or was retried) while the leg still ran. */
     static final String ABANDONED = "abandoned";
@@ -36,7 +39,8 @@ final class Attempt {
     }
 
     /**
-     * Ends the attempt: stops its watchdog, aborts every leg still running when it failed, and releases its lease.
+     * Ends the attempt: stops its watchdog, aborts every leg still running when it failed, gives back the connection
+     * slots no leg took, and releases its lease.
      * Idempotent.
      *
      * @param failed the request failed, was cancelled, or is being retried: no running leg has anyone to answer
@@ -61,6 +65,9 @@ final class Attempt {
             aborter.abort(decodeLeg, plan == null ? null : plan.decodeAbort());
             prefillTrace.failed(ABANDONED);
             decodeTrace.failed(ABANDONED);
+        }
+        if (slots != null) {
+            slots.close(); // a slot no leg took (the request ended first) goes back to its pod now
         }
         routed.lease().release();
     }

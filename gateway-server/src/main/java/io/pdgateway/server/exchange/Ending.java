@@ -31,6 +31,13 @@ enum Ending {
     UPSTREAM_UNREACHABLE("upstream_error", "upstream_unreachable"),
     /** The decode or single pod failed before anything reached the client, or answered an error status. */
     UPSTREAM_FAILED("upstream_error", "upstream_error"),
+    /**
+     * One of the request's pods had every connection in use (PD_GATEWAY_UPSTREAM_MAX_CONNECTIONS_PER_POD) and its
+     * waiting line full (PD_GATEWAY_UPSTREAM_MAX_WAITING_PER_POD): 503 with Retry-After, nothing sent to any pod.
+     */
+    UPSTREAM_QUEUE_FULL("upstream_queue_full", "upstream_queue_full"),
+    /** No connection to one of the request's pods came free within PD_GATEWAY_UPSTREAM_WAIT_TIMEOUT: 503, Retry-After. */
+    UPSTREAM_WAIT_TIMEOUT("upstream_wait_timeout", "upstream_wait_timeout"),
     /** The decode or single pod broke off an answer already streaming to the client, which is cut short. */
     UPSTREAM_BROKE_OFF("upstream_broke_off", "upstream_error");
 

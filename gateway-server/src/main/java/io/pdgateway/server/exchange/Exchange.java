@@ -11,8 +11,10 @@ import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.server.front.DecisionHeader;
 import io.pdgateway.server.front.OpenAiRequest;
+import io.pdgateway.server.http.OnEventLoop;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.trace.RequestTrace;
+import io.pdgateway.server.upstream.SlotRefusal;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -97,8 +99,21 @@ public final class Exchange {
         return new Attempt(routed, new LegAborter(up, routed.admission().knobs(), requestId));
     }
 
-    /** Runs the legs of an attempt's decision. */
+    /** Runs the legs of an attempt's decision, once its pods have a connection for it (or refuses it, 503). */
     private void run(Attempt a) {
+        a.slots = up.gates().reservation(a.routed.decision());
+        a.slots.start(refusal -> {
+            if (refusal != null && !done && !a.over()) {
+                out.putHeader("Retry-After", Long.toString(refusal.retryAfterSeconds()));
+                fail(refusal.reason() == SlotRefusal.Reason.QUEUE_FULL ? Ending.UPSTREAM_QUEUE_FULL
+                        : Ending.UPSTREAM_WAIT_TIMEOUT, 503, refusal.message(), null);
+            } else if (!done && !a.over()) {
+                runOnSlots(a);
+            }
+        });
+    }
+
+    private void runOnSlots(Attempt a) {
         RouteDecision decision = a.routed.decision();
         up.metrics().routed(request.model(), decision);
         out.putHeader(SpecHeaders.TARGET_POD, decision.target().name());
@@ -127,7 +142,7 @@ public final class Exchange {
         }
         // The lookup may complete on another request's event loop: come back to this one.
         up.prerequisites().get(decision.prefill(), adapter.prerequisite())
-                .onComplete(value -> onContext(() -> prerequisite(a, legs, value)));
+                .onComplete(value -> OnEventLoop.on(context, () -> prerequisite(a, legs, value)));
     }
 
     private void prerequisite(Attempt a, LegRequest legs, AsyncResult<Object> value) {
@@ -164,8 +179,8 @@ public final class Exchange {
         Pod prefill = a.routed.decision().prefill();
         long timeoutMs = LegAborter.millis(a.routed.admission().knobs().prefillRequestTimeout());
         a.prefillTrace = trace.leg(RequestTrace.Leg.PREFILL, prefill);
-        a.prefillCall = PrefillCall.start(up, prefill, legOptions.forPod(prefill, a.prefillTrace), a.plan.prefillBody(),
-                timeoutMs,
+        a.prefillCall = PrefillCall.start(up, prefill, a.slots.take(prefill), legOptions.forPod(prefill,
+                a.prefillTrace), a.plan.prefillBody(), timeoutMs,
                 response -> prefillAnswered(a, response), failure -> prefillFailed(a, failure));
     }
 
@@ -248,7 +263,7 @@ public final class Exchange {
     }
 
     private void sendDecode(Attempt a, byte[] body) {
-        UpstreamLeg leg = new UpstreamLeg(a.routed.decision().target());
+        UpstreamLeg leg = new UpstreamLeg(a.routed.decision().target(), a.slots.take(a.routed.decision().target()));
         a.decodeLeg = leg;
         a.decodeTrace = trace.leg(a.routed.decision().isPd() ? RequestTrace.Leg.DECODE : RequestTrace.Leg.SINGLE,
                 leg.pod());
@@ -379,14 +394,6 @@ public final class Exchange {
         if (ending != null) {
             up.metrics().failure(request.model(), ending.metricStatus(), statusCode,
                     attempt.routed.decision().target().name());
-        }
-    }
-
-    private void onContext(Runnable action) {
-        if (Vertx.currentContext() == context) {
-            action.run();
-        } else {
-            context.runOnContext(v -> action.run());
         }
     }
 }

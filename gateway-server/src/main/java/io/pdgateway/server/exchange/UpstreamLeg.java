@@ -1,6 +1,7 @@
 package io.pdgateway.server.exchange;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.server.upstream.PodSlot;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -16,12 +17,19 @@ public final class UpstreamLeg {
     private enum State { RUNNING, FINISHED, ABANDONED }
 
     private final Pod pod;
+    private final PodSlot slot;
     private HttpClientRequest request;
     private boolean sent;
     private State state = State.RUNNING;
 
     UpstreamLeg(Pod pod) {
+        this(pod, PodSlot.NONE);
+    }
+
+    /** @param slot the pod connection slot this leg holds, given back when its HTTP exchange is over */
+    UpstreamLeg(Pod pod, PodSlot slot) {
         this.pod = pod;
+        this.slot = slot;
     }
 
     Pod pod() {
@@ -30,7 +38,7 @@ public final class UpstreamLeg {
 
     /** Sends the body; the future gets the pod's response head. A leg abandoned before its connection is never sent. */
     Future<HttpClientResponse> send(HttpClient client, RequestOptions options, byte[] body) {
-        return client.request(options).compose(opened -> {
+        Future<HttpClientResponse> response = client.request(options).compose(opened -> {
             // Failures reach the leg through the response future; without a handler Vert.x also logs each one at
             // ERROR, a line per cancelled request (757 lines under an HTTP/2 rapid reset, issue 17).
             opened.exceptionHandler(ignored -> { });
@@ -42,6 +50,20 @@ public final class UpstreamLeg {
             sent = true;
             return opened.send(Buffer.buffer(body));
         });
+        // The slot is the connection's: free again once the exchange on it is over, however it ends (the answer's
+        // end, a failure, a reset), whatever the leg's owner still does with the answer.
+        response.onComplete(head -> {
+            if (head.failed()) {
+                slot.release();
+                return;
+            }
+            try {
+                head.result().end().onComplete(end -> slot.release());
+            } catch (IllegalStateException alreadyEnded) {
+                slot.release();
+            }
+        });
+        return response;
     }
 
     /** True once the request went out: from then on the pod may be working on it. */

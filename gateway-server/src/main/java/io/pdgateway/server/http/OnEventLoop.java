@@ -1,5 +1,6 @@
 package io.pdgateway.server.http;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -22,5 +23,14 @@ public final class OnEventLoop {
         Promise<T> result = Promise.promise();
         vertx.runOnContext(v -> chain.get().onComplete(result));
         return result.future();
+    }
+
+    /** Runs the action on {@code context}: now when already there, else as its next task (a callback from elsewhere). */
+    public static void on(Context context, Runnable action) {
+        if (Vertx.currentContext() == context) {
+            action.run();
+        } else {
+            context.runOnContext(v -> action.run());
+        }
     }
 }

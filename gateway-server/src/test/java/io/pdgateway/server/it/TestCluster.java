@@ -288,6 +288,10 @@ final class TestCluster implements AutoCloseable {
             assertThat(gateway.routing().session().tokens().outstandingTokens()).as("token ledger outstanding").isZero();
             assertThat(gateway.metrics().inFlight()).as("gateway in-flight").isZero();
             assertThat(gateway.metrics().prefillOutstanding()).as("prefill legs outstanding").isZero();
+            for (String pod : gateway.upstreams().gates().podIds()) {
+                assertThat(gateway.upstreams().gates().inUse(pod)).as("connection slots in use at " + pod).isZero();
+                assertThat(gateway.upstreams().gates().waiting(pod)).as("requests waiting at " + pod).isZero();
+            }
             for (GatewayServer replica : replicas) {
                 assertThat(replica.routing().session().requests().outstanding()).as("replica ledger outstanding").isZero();
                 assertThat(replica.routing().session().tokens().outstandingTokens()).as("replica token ledger").isZero();

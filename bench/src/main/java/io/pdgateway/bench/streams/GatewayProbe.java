@@ -1,0 +1,126 @@
+package io.pdgateway.bench.streams;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What the gateway process holds, read from outside it: heap after a full collection (jcmd GC.run, then
+ * GC.heap_info), direct buffers and per-pod series from its /metrics, resident memory, threads and open files from
+ * /proc. Linux with the JDK's jcmd on the PATH.
+ */
+final class GatewayProbe {
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /** "   1:     123456     7890123  java.lang.String (java.base@17)": instances, bytes, class. */
+    private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
+    private static final long JCMD_TIMEOUT_SECONDS = 60;
+
+    /** One reading of the gateway process. */
+    record Reading(long heapAfterGcBytes, long directBytes, long rssBytes, long openFiles, long threads) {
+        String describe() {
+            return String.format(Locale.ROOT, "heap after GC %.1f MB, direct buffers %.1f MB, RSS %.1f MB, open files %d,"
+                    + " threads %d", heapAfterGcBytes / 1e6, directBytes / 1e6, rssBytes / 1e6, openFiles, threads);
+        }
+    }
+
+    private final long pid;
+    private final int port;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    GatewayProbe(long pid, int port) {
+        this.pid = pid;
+        this.port = port;
+    }
+
+    Reading read() throws IOException, InterruptedException {
+        jcmd("GC.run");
+        Matcher used = HEAP_USED.matcher(jcmd("GC.heap_info"));
+        long heap = used.find() ? Long.parseLong(used.group(1)) * 1024 : -1;
+        String metrics = metrics();
+        long direct = (long) sum(metrics, "jvm_buffer_memory_used_bytes", "id=\"direct\"");
+        String status = Files.readString(Path.of("/proc", Long.toString(pid), "status"));
+        long rss = statusField(status, "VmRSS") * 1024;
+        long threads = statusField(status, "Threads");
+        long files;
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            files = fds.count();
+        }
+        return new Reading(heap, direct, rss, files, threads);
+    }
+
+    /** Bytes of live objects by class (jcmd GC.class_histogram, which collects first). */
+    Map<String, Long> classHistogram() throws IOException, InterruptedException {
+        Map<String, Long> bytes = new HashMap<>();
+        Matcher row = HISTOGRAM_ROW.matcher(jcmd("GC.class_histogram"));
+        while (row.find()) {
+            bytes.merge(row.group(2), Long.parseLong(row.group(1)), Long::sum);
+        }
+        return bytes;
+    }
+
+    /** The classes whose live bytes grew most from {@code before} to {@code after}, with their growth per stream. */
+    static String grownMost(Map<String, Long> before, Map<String, Long> after, int streams, int top) {
+        StringBuilder text = new StringBuilder();
+        after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
+                .forEach(e -> text.append(String.format(Locale.ROOT, "    %8.0f B/stream  %s%n",
+                        e.getValue() / (double) streams, e.getKey())));
+        return text.toString();
+    }
+
+    String metrics() throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** The sum of every series of {@code name} whose labels contain {@code labelPart} ("" for all). */
+    static double sum(String metrics, String name, String labelPart) {
+        double total = 0;
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + "{") && line.contains(labelPart)) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
+    }
+
+    /** The largest value among the series of {@code name} whose labels contain {@code labelPart}. */
+    static double max(String metrics, String name, String labelPart) {
+        double max = 0;
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + "{") && line.contains(labelPart)) {
+                max = Math.max(max, Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+            }
+        }
+        return max;
+    }
+
+    private static long statusField(String status, String field) {
+        Matcher m = Pattern.compile("(?m)^" + field + ":\\s+(\\d+)").matcher(status);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    private String jcmd(String command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("jcmd", Long.toString(pid), command).redirectErrorStream(true).start();
+        byte[] out = process.getInputStream().readAllBytes();
+        if (!process.waitFor(JCMD_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IOException("jcmd " + command + " did not finish within " + JCMD_TIMEOUT_SECONDS + " s");
+        }
+        return new String(out, StandardCharsets.UTF_8);
+    }
+}
