@@ -19,6 +19,11 @@ final class BodyReader {
     /** Why a body was refused: the pd_gateway_rejected_requests_total reason. */
     static final String TOO_LARGE = "body_too_large";
     static final String TIMEOUT = "body_timeout";
+    /**
+     * The most a declared Content-Length reserves before its bytes arrive: a client may declare up to the body limit
+     * and send nothing, and must not make the gateway hold megabytes for it. Larger bodies grow past it as they come.
+     */
+    static final int MAX_PRESIZE_BYTES = 256 * 1024;
 
     private final Vertx vertx;
     private final HttpServerRequest req;
@@ -34,7 +39,8 @@ final class BodyReader {
         this.limit = limit;
         this.rejected = rejected;
         // Sized once from Content-Length: a 200 KB body grown by doubling was copied about twice over (issue 16).
-        this.body = declared > 0 && declared <= limit ? Buffer.buffer((int) declared) : Buffer.buffer();
+        this.body = declared > 0 && declared <= Math.min(limit, MAX_PRESIZE_BYTES) ? Buffer.buffer((int) declared)
+                : Buffer.buffer();
     }
 
     /**
