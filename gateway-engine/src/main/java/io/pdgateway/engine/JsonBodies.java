@@ -57,11 +57,22 @@ public final class JsonBodies {
         } catch (IOException e) {
             throw new EngineProtocolException("unreadable JSON");
         } catch (NumberFormatException e) {
-            // Floats are read as exact BigDecimals; one that cannot be (an exponent beyond an int) fails outside
-            // Jackson's own exception types, with a text that names the Java class it was read into.
-            throw new EngineProtocolException("invalid JSON number: its exponent or its digits are beyond what can be "
-                    + "read exactly");
+            throw invalidNumber();
         }
+    }
+
+    /**
+     * The refusal of a float that cannot be read exactly: floats are read as exact BigDecimals, and one that cannot be
+     * (an exponent beyond an int) fails outside Jackson's own exception types, with a text that names a Java class.
+     */
+    public static EngineProtocolException invalidNumber() {
+        return new EngineProtocolException("invalid JSON number: its exponent or its digits are beyond what can be "
+                + "read exactly");
+    }
+
+    /** The refusal of a body with more after its JSON value, in the words {@link #refusal} gives the tree parser's. */
+    public static EngineProtocolException trailingContent(JsonLocation location) {
+        return new EngineProtocolException("invalid JSON: more than one JSON value in the body" + where(location));
     }
 
     /**
@@ -69,7 +80,7 @@ public final class JsonBodies {
      * parser's own texts name its classes, features and token types (`StreamReadFeature...`, START_OBJECT, "bound as
      * com.fasterxml..."), which mean nothing to a client and say which library parses the body.
      */
-    static EngineProtocolException refusal(JsonProcessingException e) {
+    public static EngineProtocolException refusal(JsonProcessingException e) {
         String where = where(e.getLocation());
         if (e instanceof StreamConstraintsException) {
             return new EngineProtocolException("JSON beyond the accepted limits (at most " + MAX_NESTING_DEPTH

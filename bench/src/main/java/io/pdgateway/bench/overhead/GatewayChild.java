@@ -17,6 +17,12 @@ import java.util.regex.Pattern;
  */
 public final class GatewayChild implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on [^:]+:(\\d+)");
+    /**
+     * JVM flags for the gateway child only (e.g. {@code -XX:StartFlightRecording=filename=gw.jfr}), after
+     * PD_GATEWAY_JAVA_OPTS, which the launcher also gives the benchmark's own JVM: profiling the gateway must not
+     * profile the load generator too.
+     */
+    public static final String GATEWAY_JAVA_OPTS = "PD_GATEWAY_BENCH_GATEWAY_JAVA_OPTS";
     /** A JVM start plus the tokenizer warm-up takes a few seconds on a busy 2-core machine. */
     static final long START_TIMEOUT_MS = 60_000;
 
@@ -40,9 +46,11 @@ public final class GatewayChild implements AutoCloseable {
     public static GatewayChild start(Path podFile, Map<String, String> extraEnv) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String opts = System.getenv("PD_GATEWAY_JAVA_OPTS");
-        if (opts != null && !opts.isBlank()) {
-            command.addAll(List.of(opts.trim().split("\\s+")));
+        for (String variable : List.of("PD_GATEWAY_JAVA_OPTS", GATEWAY_JAVA_OPTS)) {
+            String opts = System.getenv(variable);
+            if (opts != null && !opts.isBlank()) {
+                command.addAll(List.of(opts.trim().split("\\s+")));
+            }
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
                 "--pods", podFile.toString(), "--host", "127.0.0.1", "--port", "0", "--drain-grace-seconds", "1"));

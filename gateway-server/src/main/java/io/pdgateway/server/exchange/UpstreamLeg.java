@@ -3,11 +3,12 @@ package io.pdgateway.server.exchange;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.server.upstream.PodSlot;
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 /**
  * One HTTP request from the gateway to a pod (a prefill, decode or single leg), and whether it still runs there.
@@ -48,7 +49,8 @@ public final class UpstreamLeg {
             }
             request = opened;
             sent = true;
-            return opened.send(Buffer.buffer(body));
+            // Wrapped, not copied: the body is never changed once built, and a 200 KB prompt was copied per leg.
+            return opened.send(BufferInternal.buffer(Unpooled.wrappedBuffer(body)));
         });
         // The slot is the connection's: free again once the exchange on it is over, however it ends (the answer's
         // end, a failure, a reset), whatever the leg's owner still does with the answer.

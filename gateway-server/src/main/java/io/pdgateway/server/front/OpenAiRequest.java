@@ -1,13 +1,90 @@
 package io.pdgateway.server.front;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.JsonBodies;
 
 /**
- * A validated OpenAI request.
- *
- * @param raw the client's exact body bytes: forwarded unchanged wherever no rewrite is needed
- * @param promptText the text bucketing counts tokens over (message contents joined by spaces, or the prompt)
- * @param promptTokenIds the prompt's length when the client sent token ids instead of text, else -1
+ * A validated OpenAI request. Only what routing reads was taken from the body when it was checked; the prompt text
+ * and the body as a tree are made on first use, since most requests need neither (a standard pod gets {@link #raw()}
+ * as sent, and only prefix-aware policies read the text). Used on one event loop at a time; a worker that measures
+ * the prompt is handed the request through the event loop's queue.
  */
-public record OpenAiRequest(String path, ObjectNode body, byte[] raw, String model, boolean stream, String promptText,
-        int promptTokenIds) {}
+public final class OpenAiRequest {
+    private final String path;
+    private final byte[] raw;
+    private final String model;
+    private final boolean stream;
+    private final int promptLength;
+    private final int promptTokenIds;
+    private volatile String promptText;
+    private volatile ObjectNode body;
+
+    /**
+     * @param raw the client's exact body bytes (valid JSON, checked): forwarded unchanged wherever no rewrite is needed
+     * @param promptText the prompt text when already built, else null (built from {@code raw} on first use)
+     * @param promptLength the length of the prompt text in characters
+     * @param promptTokenIds the prompt's length when the client sent token ids instead of text, else -1
+     */
+    OpenAiRequest(String path, byte[] raw, String model, boolean stream, String promptText, int promptLength,
+            int promptTokenIds) {
+        this.path = path;
+        this.raw = raw;
+        this.model = model;
+        this.stream = stream;
+        this.promptText = promptText;
+        this.promptLength = promptLength;
+        this.promptTokenIds = promptTokenIds;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    /** The client's exact body bytes, less any KV-location fields the gateway dropped. */
+    public byte[] raw() {
+        return raw;
+    }
+
+    public String model() {
+        return model;
+    }
+
+    public boolean stream() {
+        return stream;
+    }
+
+    /** The text bucketing counts tokens over: message contents joined by spaces, or the prompt. */
+    public String promptText() {
+        String text = promptText;
+        if (text == null) {
+            text = OpenAiRequestParser.promptText(path, raw);
+            promptText = text;
+        }
+        return text;
+    }
+
+    /** {@link #promptText()}'s length in characters, known without building the text. */
+    public int promptLength() {
+        return promptLength;
+    }
+
+    /** The prompt's length when the client sent token ids instead of text, else -1. */
+    public int promptTokenIds() {
+        return promptTokenIds;
+    }
+
+    /** The body as a tree (key order kept, exact numbers), for the rewrites and templates that need one. */
+    public ObjectNode body() {
+        ObjectNode tree = body;
+        if (tree == null) {
+            try {
+                tree = JsonBodies.parseObject(raw);
+            } catch (EngineProtocolException e) {
+                throw new IllegalStateException("a validated body no longer parses", e);
+            }
+            body = tree;
+        }
+        return tree;
+    }
+}

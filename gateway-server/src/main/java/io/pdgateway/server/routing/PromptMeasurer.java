@@ -66,7 +66,7 @@ public final class PromptMeasurer {
         } else if (needs.tokenCount()) {
             tokens = PromptTokenizer.count(request.promptText());
         } else {
-            tokens = request.promptText().length() / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE;
+            tokens = request.promptLength() / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE;
         }
         long[] hashes = tokenIds == null ? null
                 : BlockHasher.chain(BlockHasher.seed(request.model()), tokenIds, tokenIds.length, blockTokens);
@@ -104,7 +104,7 @@ public final class PromptMeasurer {
 
     /** True when measuring is worth moving off the event loop. */
     public static boolean expensive(OpenAiRequest request, PromptNeeds needs) {
-        return (needs.tokenCount() || needs.blockHashes()) && request.promptText().length() > INLINE_MAX_CHARS;
+        return (needs.tokenCount() || needs.blockHashes()) && request.promptLength() > INLINE_MAX_CHARS;
     }
 
     /**

@@ -1,0 +1,236 @@
+package io.pdgateway.server.front;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
+import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.JsonBodies;
+import java.io.IOException;
+
+/**
+ * One streaming pass over a client body that checks it is a single valid JSON object, exactly as the tree parser
+ * would (every number read as the tree reads it, nesting bounded, nothing after the object), and keeps only what
+ * routing reads: the model, stream, whether a KV-location field is present, and the prompt's length in characters (or
+ * its text, when asked). Nothing else is materialised: the body's other strings are checked and skipped, never built,
+ * and no tree is made. A repeated key counts with its last value, as in the tree. Field errors are kept, not thrown,
+ * and reported after the whole body parsed, so that a syntax error anywhere wins as it did with the tree.
+ */
+final class RequestBodyScan {
+    /** Reads one value of a body being scanned as a tree: the body's own end is checked by the scan, not here. */
+    private static final ObjectReader TREE = JsonBodies.mapper().reader()
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    final boolean chat;
+    final boolean collectText;
+    String model;
+    boolean modelPresent;
+    JsonToken streamToken;
+    boolean streamValue;
+    boolean kvLocation;
+    /** The last messages (chat) or prompt (completions) seen, as the prompt it makes. */
+    Prompt prompt;
+
+    /** A chat's messages or a completion's prompt, read as the prompt text routing counts. */
+    static final class Prompt {
+        /** The client error this value earns, or null when it is valid. */
+        String invalid;
+        int tokenIds = -1;
+        int length;
+        final StringBuilder text;
+
+        Prompt(boolean collectText) {
+            text = collectText ? new StringBuilder() : null;
+        }
+
+        /** As upstream joins contents: separated by one space once anything was added. */
+        void append(String part, int partLength) {
+            if (length > 0) {
+                length++;
+                if (text != null) {
+                    text.append(' ');
+                }
+            }
+            length += partLength;
+            if (text != null) {
+                text.append(part);
+            }
+        }
+    }
+
+    private RequestBodyScan(boolean chat, boolean collectText) {
+        this.chat = chat;
+        this.collectText = collectText;
+    }
+
+    /** Scans the body; throws the refusal of JSON that is invalid or not an object. */
+    static RequestBodyScan scan(byte[] raw, boolean chat, boolean collectText) throws EngineProtocolException {
+        RequestBodyScan scan = new RequestBodyScan(chat, collectText);
+        try (JsonParser p = JsonBodies.mapper().getFactory().createParser(raw)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                if (first != null) {
+                    skip(p, first); // a syntax error in a non-object body is still the first thing wrong
+                    requireEnd(p);
+                }
+                throw new EngineProtocolException("expected a JSON object");
+            }
+            JsonToken token;
+            while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
+                scan.member(p, p.currentName());
+            }
+            requireEnd(p);
+        } catch (TrailingContent e) {
+            throw e.refusal;
+        } catch (JsonProcessingException e) {
+            throw JsonBodies.refusal(e);
+        } catch (NumberFormatException e) {
+            throw JsonBodies.invalidNumber();
+        } catch (IOException e) {
+            throw new EngineProtocolException("unreadable JSON");
+        }
+        return scan;
+    }
+
+    private void member(JsonParser p, String name) throws IOException {
+        JsonToken value = p.nextToken();
+        if ("model".equals(name)) {
+            modelPresent = true;
+            model = value == JsonToken.VALUE_STRING ? p.getText() : null;
+            skip(p, value);
+        } else if ("stream".equals(name)) {
+            streamToken = value;
+            streamValue = value == JsonToken.VALUE_TRUE;
+            skip(p, value);
+        } else if (chat && "messages".equals(name)) {
+            prompt = messages(p, value);
+        } else if (!chat && "prompt".equals(name)) {
+            prompt = completionPrompt(p, value);
+        } else {
+            kvLocation |= OpenAiRequestParser.KV_LOCATION_FIELDS.contains(name);
+            skip(p, value);
+        }
+    }
+
+    private Prompt messages(JsonParser p, JsonToken value) throws IOException {
+        Prompt messages = new Prompt(collectText);
+        if (value != JsonToken.START_ARRAY) {
+            skip(p, value);
+            messages.invalid = "\"messages\" is required and must be a non-empty array";
+            return messages;
+        }
+        int count = 0;
+        JsonToken element;
+        while ((element = p.nextToken()) != JsonToken.END_ARRAY && element != null) {
+            count++;
+            if (element != JsonToken.START_OBJECT) {
+                skip(p, element);
+                messages.invalid = messages.invalid == null ? "each entry of \"messages\" must be an object"
+                        : messages.invalid;
+                continue;
+            }
+            String content = null;
+            int contentLength = -1;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                boolean isContent = "content".equals(p.currentName());
+                JsonToken field = p.nextToken();
+                if (!isContent) {
+                    skip(p, field);
+                } else if (field == JsonToken.VALUE_NULL) {
+                    content = null;
+                    contentLength = -1;
+                } else if (field == JsonToken.VALUE_STRING) {
+                    content = collectText ? p.getText() : null;
+                    contentLength = collectText ? content.length() : p.getTextLength();
+                } else {
+                    content = TREE.readTree(p).toString(); // structured content counts as its JSON text
+                    contentLength = content.length();
+                }
+            }
+            if (contentLength >= 0 && messages.invalid == null) {
+                messages.append(content, contentLength);
+            }
+        }
+        if (count == 0) {
+            messages.invalid = "\"messages\" is required and must be a non-empty array";
+        }
+        return messages;
+    }
+
+    private Prompt completionPrompt(JsonParser p, JsonToken value) throws IOException {
+        Prompt prompt = new Prompt(collectText);
+        if (value == JsonToken.VALUE_NULL) {
+            prompt.invalid = "\"prompt\" is required";
+        } else if (value == JsonToken.VALUE_STRING) {
+            String text = collectText ? p.getText() : null;
+            prompt.append(text, collectText ? text.length() : p.getTextLength());
+        } else if (value == JsonToken.START_ARRAY) {
+            JsonToken part = p.nextToken();
+            if (part != null && part.isNumeric()) {
+                prompt.tokenIds = 0; // token ids: only their count matters, whatever follows the first
+                for (; part != JsonToken.END_ARRAY && part != null; part = p.nextToken()) {
+                    prompt.tokenIds++;
+                    skip(p, part);
+                }
+                return prompt;
+            }
+            for (; part != JsonToken.END_ARRAY && part != null; part = p.nextToken()) {
+                if (part != JsonToken.VALUE_STRING) {
+                    prompt.invalid = "\"prompt\" must be a string, a list of strings or a list of token ids";
+                    skip(p, part);
+                } else if (prompt.invalid == null) {
+                    String text = collectText ? p.getText() : null;
+                    prompt.append(text, collectText ? text.length() : p.getTextLength());
+                }
+            }
+        } else {
+            skip(p, value);
+            prompt.invalid = "\"prompt\" must be a string, a list of strings or a list of token ids";
+        }
+        return prompt;
+    }
+
+    /**
+     * Reads past the value that starts with {@code token}, checking every token inside it as the tree parser would:
+     * numbers are read as the tree reads them (floats as exact decimals), strings are validated but never built.
+     */
+    static void skip(JsonParser p, JsonToken token) throws IOException {
+        int depth = 0;
+        JsonToken t = token;
+        while (true) {
+            if (t == null) {
+                return; // not reached: inside a value the parser reports a premature end itself
+            }
+            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+                depth++;
+            } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                depth--;
+            } else if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+                p.getDecimalValue();
+            } else if (t == JsonToken.VALUE_NUMBER_INT) {
+                p.getNumberType();
+            }
+            if (depth == 0) {
+                return;
+            }
+            t = p.nextToken();
+        }
+    }
+
+    /** Carries a refusal out of the parser's IOException-only code. */
+    private static final class TrailingContent extends IOException {
+        private final transient EngineProtocolException refusal;
+
+        TrailingContent(EngineProtocolException refusal) {
+            super(refusal.getMessage(), null);
+            this.refusal = refusal;
+        }
+    }
+
+    /** Nothing may follow the object: the tree parser's FAIL_ON_TRAILING_TOKENS, with its refusal's words. */
+    private static void requireEnd(JsonParser p) throws IOException {
+        if (p.nextToken() != null) {
+            throw new TrailingContent(JsonBodies.trailingContent(p.currentTokenLocation()));
+        }
+    }
+}
