@@ -206,7 +206,7 @@ public final class RoutingSession {
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), prefillModels, start,
                     clock.epochMillis());
             OutlierDetector ejecting = outliers;
-            if (ejecting != null) {
+            if (ejecting != null && ejecting.anyEjected(start)) {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
             }
             PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,
