@@ -1,5 +1,6 @@
 package io.pdgateway.core.session;
 
+import io.pdgateway.core.ledger.LedgerRows;
 import java.util.SplittableRandom;
 
 /**
@@ -9,6 +10,8 @@ import java.util.SplittableRandom;
  */
 final class ModelLane {
     final SplittableRandom random;
+    /** The model's ledger entries by pod slot, read by its decisions; guarded by this lane's lock. */
+    final LedgerRows rows = new LedgerRows();
 
     ModelLane(long seed) {
         this.random = new SplittableRandom(seed);
