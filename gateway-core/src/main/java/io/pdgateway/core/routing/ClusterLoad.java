@@ -27,6 +27,8 @@ public final class ClusterLoad implements LoadView {
     private Predicate<Pod> ejected = pod -> false;
     /** The model's ledger entries by slot, or null: then every read looks the pod up in the ledgers' maps. */
     private LedgerRows rows;
+    /** The model's reusable working arrays, or null: then stages allocate theirs. */
+    private DecisionBuffers buffers;
     /** The last decode inputs computed in this decision, and for which list (identity). */
     private List<Pod> decodeInputsPods;
     private DecodeInputs decodeInputs;
@@ -62,6 +64,17 @@ public final class ClusterLoad implements LoadView {
     public ClusterLoad reading(LedgerRows modelRows) {
         this.rows = modelRows;
         return this;
+    }
+
+    /** This view lending the model's working arrays to the decision's stages (see {@link DecisionBuffers}). */
+    public ClusterLoad using(DecisionBuffers modelBuffers) {
+        this.buffers = modelBuffers;
+        return this;
+    }
+
+    /** The model's working arrays, or null. */
+    DecisionBuffers buffers() {
+        return buffers;
     }
 
     /** The pod's slot in the rows, or -1 when there are none or it is not one of their snapshot's pods. */

@@ -205,7 +205,7 @@ public final class RoutingSession {
         synchronized (lane) {
             RemoteLoad others = remote.get();
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, others, prefillModels, start,
-                    clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others));
+                    clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers);
             OutlierDetector ejecting = outliers;
             if (ejecting != null && ejecting.anyEjected(start)) {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
