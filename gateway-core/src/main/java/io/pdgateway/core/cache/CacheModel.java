@@ -26,6 +26,11 @@ public final class CacheModel {
     private List<Pod> resolvedFor;
     private int resolvedVersion;
     private PodCache[] resolved;
+    /**
+     * The walk's alive set, reused from one lookup to the next (under this monitor); only its first k entries are read.
+     * What it still references after a walk are this model's caches of the last lookup, until the next one.
+     */
+    private PodCache[] alive = new PodCache[0];
     /** Block hash → number of pods holding it. */
     private final BlockTable holders = new BlockTable(1024);
     private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
@@ -52,7 +57,13 @@ public final class CacheModel {
             return PrefixMatch.NONE;
         }
         PodCache[] caches = resolve(candidates);
-        PodCache[] alive = new PodCache[candidates.size()];
+        if (alive.length < caches.length) {
+            alive = new PodCache[caches.length];
+        }
+        return walk(hashes, caches, blockTokens);
+    }
+
+    private PrefixMatch walk(long[] hashes, PodCache[] caches, int blockTokens) {
         int k = 0;
         for (int i = 0; i < caches.length; i++) {
             PodCache cache = caches[i];

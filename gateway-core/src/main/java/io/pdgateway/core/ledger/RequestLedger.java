@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The gateway-side request counters routing reads, keyed by namespace/name: in-flight prefill calls per prefill pod,
@@ -18,9 +19,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RequestLedger {
     private final Map<String, PodCounters> pods = new ConcurrentHashMap<>();
     private final DrainRateTracker drain = new DrainRateTracker(this);
+    /** Changes after every entry added to or removed from {@link #pods}: {@link LedgerRows} refills when it does. */
+    private final AtomicLong version = new AtomicLong();
 
     public DrainRateTracker drain() {
         return drain;
+    }
+
+    long version() {
+        return version.get();
+    }
+
+    /** The pod's counters as the reads below find them (by id), or null. */
+    PodCounters entry(Pod pod) {
+        return pods.get(pod.id());
     }
 
     public int inFlightPrefills(Pod pod) {
@@ -98,8 +110,14 @@ public final class RequestLedger {
     }
 
     private PodCounters counters(Pod pod) {
-        return pods.compute(pod.id(), (id, c) -> c != null && c.address.equals(pod.address()) ? c
+        PodCounters known = pods.get(pod.id());
+        if (known != null && known.address.equals(pod.address())) {
+            return known; // the usual case: no new entry, the rows stay valid
+        }
+        PodCounters counters = pods.compute(pod.id(), (id, c) -> c != null && c.address.equals(pod.address()) ? c
                 : new PodCounters(pod.address()));
+        version.incrementAndGet();
+        return counters;
     }
 
     /**
@@ -114,6 +132,7 @@ public final class RequestLedger {
             }
         });
         if (!dropped.isEmpty()) {
+            version.incrementAndGet();
             drain.forget(dropped);
         }
     }

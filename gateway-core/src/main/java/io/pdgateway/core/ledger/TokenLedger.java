@@ -45,6 +45,17 @@ public final class TokenLedger {
     private final Map<String, PodTokens> pods = new ConcurrentHashMap<>();
     private final Map<Long, Charge> outstanding = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
+    /** Changes after every pod entry added to or removed from {@link #pods}: {@link LedgerRows} refills when it does. */
+    private final AtomicLong version = new AtomicLong();
+
+    long version() {
+        return version.get();
+    }
+
+    /** The pod's counters as the reads below find them (by id), or null. */
+    PodTokens entry(Pod pod) {
+        return pods.get(pod.id());
+    }
 
     private static long read(Map<String, PodTokens> pods, String id, java.util.function.ToLongFunction<PodTokens> f) {
         PodTokens tokens = pods.get(id);
@@ -70,9 +81,10 @@ public final class TokenLedger {
     /** Σ (now − routed_at) over the pod's outstanding decode requests, in seconds. */
     public double decodeAgeSeconds(String podId, long nowNanos) {
         PodTokens tokens = pods.get(podId);
-        if (tokens == null) {
-            return 0;
-        }
+        return tokens == null ? 0 : ageSeconds(tokens, nowNanos);
+    }
+
+    static double ageSeconds(PodTokens tokens, long nowNanos) {
         long n = tokens.decodeRequests.get();
         return n == 0 ? 0 : (n * nowNanos - tokens.decodeRoutedAtSum.get()) / 1e9;
     }
@@ -99,6 +111,8 @@ public final class TokenLedger {
      *     force-releases the charge once it is older
      */
     public Charge charge(Pod prefill, long prefillCharge, Pod decode, long promptTokens, long ttlNanos, long nowNanos) {
+        PodTokens prefillBefore = pods.get(prefill.id());
+        PodTokens decodeBefore = pods.get(decode.id());
         PodTokens p = pods.compute(prefill.id(), (id, t) -> {
             PodTokens tokens = live(t, prefill);
             tokens.active.addAndGet(prefillCharge);
@@ -114,6 +128,9 @@ public final class TokenLedger {
             tokens.touchedNanos = nowNanos;
             return tokens;
         });
+        if (p != prefillBefore || d != decodeBefore) {
+            version.incrementAndGet(); // a new entry (a pod's first charge, or a pod re-created)
+        }
         Charge charge = new Charge(ids.incrementAndGet(), prefill.id(), p, prefillCharge, decode.id(), d, promptTokens,
                 nowNanos, ttlNanos);
         outstanding.put(charge.id, charge);
@@ -151,6 +168,9 @@ public final class TokenLedger {
                 return tokens;
             });
         }
+        if (!forgotten.isEmpty()) {
+            version.incrementAndGet();
+        }
         return new Sweep(forgotten, forced);
     }
 
@@ -165,6 +185,9 @@ public final class TokenLedger {
                 dropped.add(k);
                 return null;
             });
+        }
+        if (!dropped.isEmpty()) {
+            version.incrementAndGet();
         }
         return dropped;
     }

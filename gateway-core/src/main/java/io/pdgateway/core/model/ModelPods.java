@@ -19,10 +19,12 @@ import java.util.TreeMap;
  * @param decodePods every roleset's decode pods, roleset after roleset (derived)
  * @param computingPods every pod that computes prompts (prefill and standard pods, not decode pods) in pod order
  *     (derived): the pods a prompt's prefix-cache lookup covers
+ * @param otherPods the pods with neither role, in pod order (derived): only they can be standard pods, so a decision
+ *     over a model without any looks at none of its thousands of pods to find them
  */
 public record ModelPods(String model, List<Pod> pods, Map<String, Roleset> rolesets, ModelConfig config,
         List<String> engines, List<Roleset> rolesetList, List<Pod> prefillPods, List<Pod> decodePods,
-        List<Pod> computingPods) {
+        List<Pod> computingPods, List<Pod> otherPods) {
 
     public ModelPods {
         pods = List.copyOf(pods);
@@ -38,17 +40,22 @@ public record ModelPods(String model, List<Pod> pods, Map<String, Roleset> roles
         prefillPods = List.copyOf(prefills);
         decodePods = List.copyOf(decodes);
         List<Pod> computing = new ArrayList<>(pods.size());
+        List<Pod> others = new ArrayList<>();
         for (Pod pod : pods) {
             if (pod.role() != PodRole.DECODE) {
                 computing.add(pod);
             }
+            if (pod.role() == PodRole.OTHER) {
+                others.add(pod);
+            }
         }
         computingPods = List.copyOf(computing);
+        otherPods = List.copyOf(others);
     }
 
     public ModelPods(String model, List<Pod> pods, Map<String, Roleset> rolesets, ModelConfig config,
             List<String> engines) {
-        this(model, pods, rolesets, config, engines, null, null, null, null);
+        this(model, pods, rolesets, config, engines, null, null, null, null, null);
     }
 
     public static ModelPods of(String model, List<Pod> pods) {

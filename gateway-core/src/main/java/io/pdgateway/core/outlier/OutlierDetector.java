@@ -43,6 +43,13 @@ public final class OutlierDetector {
 
     private final Settings settings;
     private final Map<String, Record> pods = new ConcurrentHashMap<>();
+    /**
+     * When the latest ejection so far ends, once there was one: after it no pod is ejected, so routing asks nothing per
+     * pod (a key string and a map lookup per pod per decision at thousands of pods) until the next ejection.
+     */
+    private volatile long lastEjectionEnds;
+    /** Written after {@link #lastEjectionEnds}, so a reader that sees it true sees an end. */
+    private volatile boolean everEjectedAny;
 
     public OutlierDetector(Settings settings) {
         this.settings = settings;
@@ -65,6 +72,7 @@ public final class OutlierDetector {
                 record.ejectionsInARow++;
                 record.ejectedUntilNanos = nowNanos + time;
                 record.everEjected = true;
+                ejectionEnds(nowNanos + time);
                 result[0] = record.ejectionsInARow == 1 ? Transition.EJECTED : Transition.NONE;
             }
             return record;
@@ -90,8 +98,27 @@ public final class OutlierDetector {
 
     /** True while the pod is ejected: routing leaves it out (unless nothing else is left). */
     public boolean ejected(Pod pod, long nowNanos) {
+        if (!anyEjected(nowNanos)) {
+            return false;
+        }
         Record record = pods.get(key(pod));
         return record != null && record.everEjected && nowNanos - record.ejectedUntilNanos < 0;
+    }
+
+    /**
+     * False when no pod can be ejected now (every ejection so far has ended); true means only that one may be. Cheap:
+     * a decision asks it once before asking per pod.
+     */
+    public boolean anyEjected(long nowNanos) {
+        return everEjectedAny && nowNanos - lastEjectionEnds < 0;
+    }
+
+    /** Ejections are rare (a failure streak): one lock keeps the latest end without a lost update. */
+    private synchronized void ejectionEnds(long ends) {
+        if (!everEjectedAny || ends - lastEjectionEnds > 0) {
+            lastEjectionEnds = ends;
+        }
+        everEjectedAny = true;
     }
 
     /** Pods ejected now, for the gauge. */

@@ -1,5 +1,6 @@
 package io.pdgateway.core.routing;
 
+import io.pdgateway.core.ledger.LedgerRows;
 import io.pdgateway.core.ledger.RemoteLoad;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
@@ -24,6 +25,10 @@ public final class ClusterLoad implements LoadView {
     private final long nowNanos;
     private final long nowEpochMillis;
     private Predicate<Pod> ejected = pod -> false;
+    /** The model's ledger entries by slot, or null: then every read looks the pod up in the ledgers' maps. */
+    private LedgerRows rows;
+    /** The model's reusable working arrays, or null: then stages allocate theirs. */
+    private DecisionBuffers buffers;
     /** The last decode inputs computed in this decision, and for which list (identity). */
     private List<Pod> decodeInputsPods;
     private DecodeInputs decodeInputs;
@@ -52,6 +57,31 @@ public final class ClusterLoad implements LoadView {
         this(ledger, tokens, metrics, RemoteLoad.NONE, nowNanos, 0);
     }
 
+    /**
+     * This view reading the ledgers through {@code modelRows} (refreshed for this decision's model, with the same
+     * ledgers and remote load as this view): the same values, without a map lookup per pod and counter.
+     */
+    public ClusterLoad reading(LedgerRows modelRows) {
+        this.rows = modelRows;
+        return this;
+    }
+
+    /** This view lending the model's working arrays to the decision's stages (see {@link DecisionBuffers}). */
+    public ClusterLoad using(DecisionBuffers modelBuffers) {
+        this.buffers = modelBuffers;
+        return this;
+    }
+
+    /** The model's working arrays, or null. */
+    DecisionBuffers buffers() {
+        return buffers;
+    }
+
+    /** The pod's slot in the rows, or -1 when there are none or it is not one of their snapshot's pods. */
+    private int slot(Pod pod) {
+        return rows == null ? -1 : rows.slot(pod);
+    }
+
     /** This view with outlier detection's verdicts (the session's detector at this decision's time). */
     public ClusterLoad ejecting(Predicate<Pod> ejectedPods) {
         this.ejected = ejectedPods;
@@ -76,33 +106,51 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public long activeTokens(Pod pod) {
-        return tokens.activeTokens(pod.id());
+        int slot = slot(pod);
+        return slot >= 0 ? rows.activeTokens(slot) : tokens.activeTokens(pod.id());
     }
 
     @Override
     public long kvTokens(Pod pod) {
-        return tokens.kvTokens(pod.id());
+        int slot = slot(pod);
+        return slot >= 0 ? rows.kvTokens(slot) : tokens.kvTokens(pod.id());
     }
 
     @Override
     public long decodeTokens(Pod pod) {
+        int slot = slot(pod);
+        if (slot >= 0) {
+            RemoteLoad.PodLoad other = rows.remote(slot);
+            return rows.decodeTokens(slot) + (other == null ? 0 : other.decodeTokens());
+        }
         RemoteLoad.PodLoad other = remote.pod(pod.id());
         return tokens.decodeTokens(pod.id()) + (other == null ? 0 : other.decodeTokens());
     }
 
     @Override
     public double decodeAgeSeconds(Pod pod) {
+        int slot = slot(pod);
+        if (slot >= 0) {
+            RemoteLoad.PodLoad other = rows.remote(slot);
+            return rows.decodeAgeSeconds(slot, nowNanos) + (other == null ? 0 : other.ageSumSecondsAt(nowEpochMillis));
+        }
         RemoteLoad.PodLoad other = remote.pod(pod.id());
         return tokens.decodeAgeSeconds(pod.id(), nowNanos) + (other == null ? 0 : other.ageSumSecondsAt(nowEpochMillis));
     }
 
     @Override
     public int inFlightPrefills(Pod pod) {
-        return ledger.inFlightPrefills(pod);
+        int slot = slot(pod);
+        return slot >= 0 ? rows.inFlightPrefills(slot) : ledger.inFlightPrefills(pod);
     }
 
     @Override
     public int runningRequests(Pod pod) {
+        int slot = slot(pod);
+        if (slot >= 0) {
+            RemoteLoad.PodLoad other = rows.remote(slot);
+            return rows.runningRequests(slot) + (other == null ? 0 : (int) other.running());
+        }
         RemoteLoad.PodLoad other = remote.pod(pod.id());
         return ledger.runningRequests(pod) + (other == null ? 0 : (int) other.running());
     }
@@ -119,11 +167,16 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public int pendingDecodes(Pod pod) {
-        return ledger.pendingDecodes(pod);
+        int slot = slot(pod);
+        return slot >= 0 ? rows.pendingDecodes(slot) : ledger.pendingDecodes(pod);
     }
 
     @Override
     public boolean hasRunningMetric(Pod pod) {
+        int slot = slot(pod);
+        if (slot >= 0) {
+            return rows.hasCounters(slot) || rows.remote(slot) != null;
+        }
         return ledger.hasRunningCounter(pod) || remote.pod(pod.id()) != null;
     }
 

@@ -32,7 +32,9 @@ public final class PdCandidates {
     /** Every roleset of the model and every pod that is a standard pod under the request's profile. */
     public static PdCandidates of(ModelPods model, String profile) {
         List<Pod> standard = List.of();
-        for (Pod pod : model.pods()) {
+        List<Pod> others = model.otherPods(); // a standard pod has neither role
+        for (int i = 0; i < others.size(); i++) {
+            Pod pod = others.get(i);
             if (pod.isStandard(profile)) {
                 if (standard.isEmpty()) {
                     standard = new ArrayList<>();

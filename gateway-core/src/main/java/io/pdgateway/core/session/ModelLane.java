@@ -1,5 +1,7 @@
 package io.pdgateway.core.session;
 
+import io.pdgateway.core.ledger.LedgerRows;
+import io.pdgateway.core.routing.DecisionBuffers;
 import java.util.SplittableRandom;
 
 /**
@@ -9,6 +11,10 @@ import java.util.SplittableRandom;
  */
 final class ModelLane {
     final SplittableRandom random;
+    /** The model's ledger entries by pod slot, read by its decisions; guarded by this lane's lock. */
+    final LedgerRows rows = new LedgerRows();
+    /** The working arrays of its decisions, reused from one to the next; guarded by this lane's lock. */
+    final DecisionBuffers buffers = new DecisionBuffers();
 
     ModelLane(long seed) {
         this.random = new SplittableRandom(seed);

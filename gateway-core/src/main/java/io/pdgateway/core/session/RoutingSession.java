@@ -203,10 +203,11 @@ public final class RoutingSession {
         RouteDecision decision;
         Lease lease = Lease.NONE;
         synchronized (lane) {
-            ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), prefillModels, start,
-                    clock.epochMillis());
+            RemoteLoad others = remote.get();
+            ClusterLoad load = new ClusterLoad(requests, tokens, metrics, others, prefillModels, start,
+                    clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers);
             OutlierDetector ejecting = outliers;
-            if (ejecting != null) {
+            if (ejecting != null && ejecting.anyEjected(start)) {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
             }
             PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,

@@ -42,6 +42,26 @@ class OutlierDetectorTest {
     }
 
     @Test
+    void anyEjected_onlyWhileSomeEjectionLasts_theLatestEndingOneCounts() {
+        Pod other = pod("q").build();
+        assertThat(detector.anyEjected(0)).as("nothing failed yet").isFalse();
+        for (int i = 0; i < 3; i++) {
+            detector.failure(pod, 0); // ejected until 10 s
+        }
+        assertThat(detector.anyEjected(10 * S - 1)).isTrue();
+        assertThat(detector.anyEjected(10 * S)).as("its ejection is over, though it never succeeded").isFalse();
+        assertThat(detector.ejected(pod, 10 * S)).isFalse();
+        detector.failure(pod, 10 * S); // ejected again, twice as long: until 30 s
+        for (int i = 0; i < 3; i++) {
+            detector.failure(other, 12 * S); // q's first ejection: until 22 s, before p's ends
+        }
+        assertThat(detector.anyEjected(30 * S - 1)).as("p is still out after q came back").isTrue();
+        assertThat(detector.ejected(pod, 30 * S - 1)).isTrue();
+        assertThat(detector.ejected(other, 22 * S)).isFalse();
+        assertThat(detector.anyEjected(30 * S)).as("both ejections over").isFalse();
+    }
+
+    @Test
     void successEndsTheStreak_andBringsAnEjectedPodBackAtOnce() {
         detector.failure(pod, 0);
         detector.failure(pod, 0);

@@ -27,6 +27,9 @@ public final class EjectedPodsFilter implements PodFilter {
     @Override
     public Result filter(RoutingContext context, PdCandidates candidates) {
         LoadView load = context.load();
+        if (noneEjected(candidates, load)) {
+            return new Result(candidates, List.of()); // the usual case: no copy of thousands of rolesets
+        }
         List<String> rejections = new ArrayList<>();
         List<Roleset> rolesets = new ArrayList<>(candidates.rolesets().size());
         boolean anyPair = false;
@@ -44,6 +47,26 @@ public final class EjectedPodsFilter implements PodFilter {
             return new Result(candidates, List.of("every pair and standard pod is ejected: routing over all of them"));
         }
         return new Result(new PdCandidates(rolesets, standard), rejections);
+    }
+
+    private static boolean noneEjected(PdCandidates candidates, LoadView load) {
+        List<Roleset> rolesets = candidates.rolesets();
+        for (int r = 0; r < rolesets.size(); r++) {
+            Roleset roleset = rolesets.get(r);
+            if (anyEjected(roleset.prefills(), load) || anyEjected(roleset.decodes(), load)) {
+                return false;
+            }
+        }
+        return !anyEjected(candidates.standard(), load);
+    }
+
+    private static boolean anyEjected(List<Pod> pods, LoadView load) {
+        for (int i = 0; i < pods.size(); i++) {
+            if (load.ejected(pods.get(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The pods not ejected; names the others in {@code rejections}. */

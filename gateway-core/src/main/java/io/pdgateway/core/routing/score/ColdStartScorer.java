@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
@@ -38,7 +40,7 @@ public final class ColdStartScorer implements Scorer {
         if (!anyWarm) {
             return inner.score(context, candidates);
         }
-        boolean[] warm = new boolean[candidates.size()];
+        boolean[] warm = DecisionBuffers.flags(load, Use.DECODE_WARM, candidates.size());
         boolean allWarm = true;
         for (int i = 0; i < warm.length; i++) {
             warm[i] = load.hasRunningMetric(candidates.get(i));
@@ -47,7 +49,7 @@ public final class ColdStartScorer implements Scorer {
         if (allWarm) {
             return inner.score(context, candidates); // steady state: no pod is new
         }
-        double[] cold = new double[candidates.size()];
+        double[] cold = DecisionBuffers.doubles(load, Use.DECODE_COLD, candidates.size());
         for (int i = 0; i < cold.length; i++) {
             cold[i] = 1.0 + load.pendingDecodes(candidates.get(i));
         }

@@ -3,12 +3,15 @@ package io.pdgateway.core.routing.score;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.routing.ClusterLoad;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
 import java.util.List;
 
 /**
  * The per-pod decode signals the decode fast paths and scorers share (reference §3 step E), computed once per
- * decision: request count, throughput, free KV percentage, and the batch maxima they are normalised by.
+ * decision: request count, throughput, free KV percentage, and the batch maxima they are normalised by. The arrays
+ * are the decision's working arrays ({@link DecisionBuffers}): read them during the decision, keep none of them.
  */
 public final class DecodeInputs {
     /** Reference §3: a full KV cache counts as 0.1 % free, so the load-balancing score stays finite. */
@@ -54,11 +57,11 @@ public final class DecodeInputs {
 
     private static DecodeInputs compute(List<Pod> pods, LoadView load) {
         int n = pods.size();
-        double[] count = new double[n];
-        boolean[] observed = new boolean[n];
-        double[] throughput = new double[n];
-        boolean[] throughputObserved = new boolean[n];
-        double[] free = new double[n];
+        double[] count = DecisionBuffers.doubles(load, Use.DECODE_COUNT, n);
+        boolean[] observed = DecisionBuffers.flags(load, Use.DECODE_OBSERVED, n);
+        double[] throughput = DecisionBuffers.doubles(load, Use.DECODE_THROUGHPUT, n);
+        boolean[] throughputObserved = DecisionBuffers.flags(load, Use.DECODE_THROUGHPUT_OBSERVED, n);
+        double[] free = DecisionBuffers.doubles(load, Use.DECODE_FREE, n);
         double maxCount = 1;
         double maxThroughput = 1;
         double maxFree = 1;

@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
@@ -36,12 +38,12 @@ public final class StddevSkipScorer implements Scorer {
     /** true at index i when pod i stays within mean + factor · sd of the in-flight prefill counts. */
     static boolean[] kept(List<Pod> pods, LoadView load, double factor) {
         int n = pods.size();
-        boolean[] keep = new boolean[n];
+        boolean[] keep = DecisionBuffers.flags(load, Use.PREFILL_KEPT, n);
         Arrays.fill(keep, true);
         if (n <= 1) {
             return keep;
         }
-        double[] counts = new double[n];
+        double[] counts = DecisionBuffers.doubles(load, Use.PREFILL_INFLIGHT, n);
         double sum = 0;
         for (int i = 0; i < n; i++) {
             counts[i] = load.inFlightPrefills(pods.get(i));

@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.ArrayList;
@@ -49,7 +51,7 @@ final class SubsetScores {
         if (keptCount == candidates.size()) {
             return inner.score(context, candidates);
         }
-        double[] others = new double[candidates.size()];
+        double[] others = DecisionBuffers.doubles(context.load(), Use.SUBSET_OTHERS, candidates.size());
         java.util.Arrays.fill(others, other);
         return of(inner, context, candidates, keep, others);
     }

@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
@@ -24,7 +26,7 @@ public final class TokenLoadDecodeScorer implements Scorer {
         LoadView load = context.load();
         int n = candidates.size();
         double[] scores = new double[n];
-        double[] rates = new double[n];
+        double[] rates = DecisionBuffers.doubles(load, Use.DECODE_RATE, n);
         double rateSum = 0;
         int rated = 0;
         for (int i = 0; i < n; i++) {

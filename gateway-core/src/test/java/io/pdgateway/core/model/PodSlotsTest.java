@@ -1,0 +1,66 @@
+package io.pdgateway.core.model;
+
+import static io.pdgateway.core.PodBuilder.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pod's slot is its position in the snapshot's pod list, found by identity whatever order pods are asked in: the
+ * side lists in order (the cursor's case), the same pod twice, backwards, shuffled; a pod object of another snapshot has
+ * none.
+ */
+class PodSlotsTest {
+    private final ModelPods model = ModelPods.of("m", pods(40));
+
+    private static List<Pod> pods(int rolesets) {
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < rolesets; i++) {
+            pods.add(pod("p" + i).prefill("rs" + i).build());
+            pods.add(pod("d" + i).decode("rs" + i).build());
+            if (i % 7 == 0) {
+                pods.add(pod("d" + i + "b").decode("rs" + i).build()); // a second decode pod in some rolesets
+            }
+        }
+        pods.add(pod("plain").build());
+        return pods;
+    }
+
+    @Test
+    void sideListsInOrder_eachPodTwice_thePodsOwnPosition() {
+        PodSlots slots = new PodSlots(model);
+        for (List<Pod> side : List.of(model.prefillPods(), model.decodePods(), model.prefillPods())) {
+            for (Pod pod : side) {
+                assertThat(slots.slot(pod)).isEqualTo(model.pods().indexOf(pod));
+                assertThat(slots.slot(pod)).as("asked again").isEqualTo(model.pods().indexOf(pod));
+            }
+        }
+    }
+
+    @Test
+    void anyOrder_samePositions() {
+        PodSlots slots = new PodSlots(model);
+        List<Pod> shuffled = new ArrayList<>(model.pods());
+        Collections.shuffle(shuffled, new Random(3));
+        List<Pod> backwards = new ArrayList<>(model.decodePods());
+        Collections.reverse(backwards);
+        for (List<Pod> order : List.of(shuffled, backwards, model.pods())) {
+            for (Pod pod : order) {
+                assertThat(slots.slot(pod)).as(pod.id()).isEqualTo(model.pods().indexOf(pod));
+            }
+        }
+    }
+
+    @Test
+    void anEqualPodOfAnotherSnapshot_hasNoSlot() {
+        PodSlots slots = new PodSlots(model);
+        Pod same = pod("p3").prefill("rs3").build();
+        assertThat(model.pods()).as("equal by value...").contains(same);
+        assertThat(slots.slot(same)).as("...but not one of this snapshot's objects").isEqualTo(-1);
+        assertThat(slots.size()).isEqualTo(model.pods().size());
+    }
+}
