@@ -204,7 +204,7 @@ public final class RoutingSession {
         Lease lease = Lease.NONE;
         synchronized (lane) {
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, remote.get(), prefillModels, start,
-                    clock.epochMillis());
+                    clock.epochMillis()).withPrefixDemand(lane.demand);
             OutlierDetector ejecting = outliers;
             if (ejecting != null) {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
@@ -226,6 +226,7 @@ public final class RoutingSession {
                         ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
                 caches.routed(computing, request.promptTokens(), cached);
+                lane.demand.record(request.prefixHashes(), start);
                 lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, prefillModels, prefillLeg,
                         clock);
             }
