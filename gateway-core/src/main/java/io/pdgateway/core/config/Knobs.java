@@ -159,10 +159,13 @@ public final class Knobs {
             KnobRule.decodeCoefficients(), PdKnobs::decodeTimeModel);
     /**
      * predicted_ttft: the output tokens a request is expected to generate (the gateway does not know a request's own
-     * before it ends): how many steps the decode side of a pair is paid for. A chat answer's length.
+     * before it ends): how many of its tokens the decode side of a pair is paid for, beyond the step for its first.
+     * 0 (the default) counts that step only; a chat answer's length (e.g. 256) makes the decode pods' batches count
+     * as much as the first token, which balanced 1,000 pods behind one system prompt but cost a sixth of the
+     * sustainable rate on routing-sim's prefix-heavy mix, where prefill queues, not decode batches, set the limit.
      */
     public static final Knob<Double> EXPECTED_OUTPUT_TOKENS = Knob.pd(SpecEnv.EXPECTED_OUTPUT_TOKENS,
-            "expectedOutputTokens", 256.0, KnobRule.nonNegative(), PdKnobs::expectedOutputTokens);
+            "expectedOutputTokens", 0.0, KnobRule.nonNegative(), PdKnobs::expectedOutputTokens);
     /** Environment only (the spec lists no routingConfig field for it). */
     public static final Knob<Boolean> DECODE_TOKEN_LOAD_OUTPUT_GROWTH = Knob.pd(SpecEnv.DECODE_TOKEN_LOAD_OUTPUT_GROWTH,
             null, true, KnobRule.bool(), PdKnobs::decodeTokenLoadOutputGrowth);

@@ -24,11 +24,13 @@ import java.util.function.ToDoubleFunction;
  * Step 5 under predicted_ttft: the pair with the lowest predicted time whose decode pod stays under its KV and TPOT
  * limits. Prefill scores are predicted milliseconds (the prefill leg plus the KV transfer); each roleset's decode pod
  * (the decode policy's choice among those under the limits) adds what joining it costs in time
- * ({@link #decodeMillis}): the step that gives this request its first token, the slower tokens it gets beside the
- * requests already there, and, weighted like the prefill side's added work, the slower tokens it gives them. Without it
- * the policy saw only the first token, so in 1P1D rolesets it sent request after request to the pairs whose prefill
- * pod was quickest and their decode pods ran large batches (routing-sim, 1,000 pods: TPOT p50 17 ms against 7 ms).
- * Pairs whose decode pod is over a limit are taken only when no pair is under them.
+ * ({@link #decodeMillis}): the step that gives this request its first token and, when an expected answer length is
+ * set (expectedOutputTokens, 0 by default), the slower tokens it gets beside the requests already there and, weighted
+ * like the prefill side's added work, the slower tokens it gives them. Greedy on the first token, the policy sent
+ * request after request to the 1P1D pairs whose prefill was quickest and their decode pods ran large batches
+ * (routing-sim, 1,000 pods: TPOT p50 17 ms against 7 ms); counting the answer balances them, but where prefill queues
+ * set the limit it trades first tokens for tokens that matter less (a sixth of the prefix-heavy mix's sustainable
+ * rate), so it is opt-in. Pairs whose decode pod is over a limit are taken only when no pair is under them.
  */
 public final class PredictedTtftPairPicker implements PairPicker {
     public static final String NAME = "predicted-ttft-pair";
