@@ -66,6 +66,11 @@ public final class PrefixMatch {
         return (long) blocks(pod) * blockTokens;
     }
 
+    /** Tokens per block of the view this match came from. */
+    public int blockTokens() {
+        return blockTokens;
+    }
+
     public int promptBlocks() {
         return promptBlocks;
     }

@@ -134,6 +134,31 @@ public interface KnobRule<T> {
         };
     }
 
+    /** A decode step-time model's coefficients: three numbers >= 0 ("7.2,0.012,4.4e-5": ms, ms per sequence, ms per token). */
+    static KnobRule<io.pdgateway.core.predict.DecodeStepModel> decodeCoefficients() {
+        KnobRule<double[]> triple = triple();
+        return new KnobRule<>() {
+            @Override
+            public io.pdgateway.core.predict.DecodeStepModel fromText(String text) {
+                return of(triple.fromText(text));
+            }
+
+            @Override
+            public io.pdgateway.core.predict.DecodeStepModel fromJson(Object json) {
+                return of(triple.fromJson(json));
+            }
+
+            @Override
+            public String requirement() {
+                return triple.requirement();
+            }
+
+            private io.pdgateway.core.predict.DecodeStepModel of(double[] v) {
+                return v == null ? null : new io.pdgateway.core.predict.DecodeStepModel(v[0], v[1], v[2]);
+            }
+        };
+    }
+
     /** Three non-negative numbers separated by commas, as text or a JSON array of three numbers. */
     private static KnobRule<double[]> triple() {
         return new KnobRule<>() {

@@ -149,6 +149,23 @@ public final class Knobs {
     /** predicted_ttft: a decode pod whose time per output token is at or above this many ms takes new requests last; 0 = no limit. */
     public static final Knob<Double> DECODE_TPOT_LIMIT_MS = Knob.pd(SpecEnv.DECODE_TPOT_LIMIT_MS, "decodeTpotLimitMs",
             0.0, KnobRule.nonNegative(), PdKnobs::decodeTpotLimitMillis);
+    /**
+     * predicted_ttft: the decode pods' step time "d,e,f" (ms, ms per running sequence, ms per context token): what a
+     * request joining a decode pod waits for its tokens and adds to everyone else's. Llama-3-8B on one H100 with vLLM
+     * (reference/engine-timing.md §9, line 3).
+     */
+    public static final Knob<io.pdgateway.core.predict.DecodeStepModel> DECODE_TIME_MODEL = Knob.pd(
+            SpecEnv.DECODE_TIME_MODEL, "decodeTimeModel", io.pdgateway.core.predict.DecodeStepModel.LLAMA3_8B_H100,
+            KnobRule.decodeCoefficients(), PdKnobs::decodeTimeModel);
+    /**
+     * predicted_ttft: the output tokens a request is expected to generate (the gateway does not know a request's own
+     * before it ends): how many of its tokens the decode side of a pair is paid for, beyond the step for its first.
+     * 0 (the default) counts that step only; a chat answer's length (e.g. 256) makes the decode pods' batches count
+     * as much as the first token, which balanced 1,000 pods behind one system prompt but cost a sixth of the
+     * sustainable rate on routing-sim's prefix-heavy mix, where prefill queues, not decode batches, set the limit.
+     */
+    public static final Knob<Double> EXPECTED_OUTPUT_TOKENS = Knob.pd(SpecEnv.EXPECTED_OUTPUT_TOKENS,
+            "expectedOutputTokens", 0.0, KnobRule.nonNegative(), PdKnobs::expectedOutputTokens);
     /** Environment only (the spec lists no routingConfig field for it). */
     public static final Knob<Boolean> DECODE_TOKEN_LOAD_OUTPUT_GROWTH = Knob.pd(SpecEnv.DECODE_TOKEN_LOAD_OUTPUT_GROWTH,
             null, true, KnobRule.bool(), PdKnobs::decodeTokenLoadOutputGrowth);

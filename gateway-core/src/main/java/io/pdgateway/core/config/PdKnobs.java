@@ -41,7 +41,9 @@ public record PdKnobs(
         double kvTransferMillisPer1kTokens,
         double decodeKvLimit,
         double decodeTpotLimitMillis,
-        boolean decodeTokenLoadOutputGrowth) {
+        boolean decodeTokenLoadOutputGrowth,
+        io.pdgateway.core.predict.DecodeStepModel decodeTimeModel,
+        double expectedOutputTokens) {
 
     /** The knobs as a source sees them: the environment, or a profile over the environment's knobs. */
     public static PdKnobs read(KnobSource source) {
@@ -74,7 +76,9 @@ public record PdKnobs(
                 source.get(Knobs.KV_TRANSFER_MS_PER_1K_TOKENS),
                 source.get(Knobs.DECODE_KV_LIMIT),
                 source.get(Knobs.DECODE_TPOT_LIMIT_MS),
-                source.get(Knobs.DECODE_TOKEN_LOAD_OUTPUT_GROWTH));
+                source.get(Knobs.DECODE_TOKEN_LOAD_OUTPUT_GROWTH),
+                source.get(Knobs.DECODE_TIME_MODEL),
+                source.get(Knobs.EXPECTED_OUTPUT_TOKENS));
     }
 
     /** The outcome of applying a profile: the knobs, and one line per override that was ignored. */

@@ -7,6 +7,7 @@ import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.predict.PrefillModels;
+import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.score.DecodeInputs;
 import java.util.List;
 import java.util.function.Function;
@@ -29,6 +30,7 @@ public final class ClusterLoad implements LoadView {
     private LedgerRows rows;
     /** The model's reusable working arrays, or null: then stages allocate theirs. */
     private DecisionBuffers buffers;
+    private PrefixDemand prefixDemand;
     /** The last decode inputs computed in this decision, and for which list (identity). */
     private List<Pod> decodeInputsPods;
     private DecodeInputs decodeInputs;
@@ -86,6 +88,17 @@ public final class ClusterLoad implements LoadView {
     public ClusterLoad ejecting(Predicate<Pod> ejectedPods) {
         this.ejected = ejectedPods;
         return this;
+    }
+
+    /** This view with the model's prefix demand (what its recent requests carried), read by predicted_ttft. */
+    public ClusterLoad withPrefixDemand(PrefixDemand demand) {
+        this.prefixDemand = demand;
+        return this;
+    }
+
+    @Override
+    public double prefixRequests(long blockHash) {
+        return prefixDemand == null ? 0 : prefixDemand.requests(blockHash, nowNanos);
     }
 
     @Override

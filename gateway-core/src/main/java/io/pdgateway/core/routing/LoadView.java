@@ -45,6 +45,14 @@ public interface LoadView {
         return Double.NaN;
     }
 
+    /**
+     * predicted_ttft: how many requests routed over about the last ten seconds carried the prefix that ends with this
+     * block (its chained hash); 0 when unknown.
+     */
+    default double prefixRequests(long blockHash) {
+        return 0;
+    }
+
     /** Outlier detection took the pod out of routing for now (it refused connections or failed its scrapes). */
     default boolean ejected(Pod pod) {
         return false;

@@ -2,12 +2,14 @@ package io.pdgateway.core.session;
 
 import io.pdgateway.core.ledger.LedgerRows;
 import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.predict.PrefixDemand;
 import java.util.SplittableRandom;
 
 /**
  * One model's routing lane: the lock that makes a selection and its charges one step (spec, token_load: "charged in
  * the same critical section as the selection") and the random source of its tie-breaks. Pods belong to one model, so
- * selections for different models never wait on each other.
+ * selections for different models never wait on each other. Also what the model's routed prompts carried (predicted_ttft's
+ * prefix demand), recorded and read under that lock.
  */
 final class ModelLane {
     final SplittableRandom random;
@@ -15,6 +17,7 @@ final class ModelLane {
     final LedgerRows rows = new LedgerRows();
     /** The working arrays of its decisions, reused from one to the next; guarded by this lane's lock. */
     final DecisionBuffers buffers = new DecisionBuffers();
+    final PrefixDemand demand = new PrefixDemand();
 
     ModelLane(long seed) {
         this.random = new SplittableRandom(seed);

@@ -205,7 +205,8 @@ public final class RoutingSession {
         synchronized (lane) {
             RemoteLoad others = remote.get();
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, others, prefillModels, start,
-                    clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers);
+                    clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers)
+                    .withPrefixDemand(lane.demand);
             OutlierDetector ejecting = outliers;
             if (ejecting != null && ejecting.anyEjected(start)) {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
@@ -227,6 +228,7 @@ public final class RoutingSession {
                         ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
                 caches.routed(computing, request.promptTokens(), cached);
+                lane.demand.record(request.prefixHashes(), start);
                 lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, prefillModels, prefillLeg,
                         clock);
             }

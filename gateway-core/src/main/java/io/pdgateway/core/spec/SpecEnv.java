@@ -64,6 +64,10 @@ public final class SpecEnv {
     public static final String DECODE_KV_LIMIT = "PD_GATEWAY_DECODE_KV_LIMIT";
     /** pd-gateway's own, predicted_ttft: the decode pods' time-per-output-token limit in ms (0 = none). */
     public static final String DECODE_TPOT_LIMIT_MS = "PD_GATEWAY_DECODE_TPOT_LIMIT_MS";
+    /** pd-gateway's own, predicted_ttft: the decode pods' step-time model "d,e,f" (ms, ms/sequence, ms/context token). */
+    public static final String DECODE_TIME_MODEL = "PD_GATEWAY_DECODE_TIME_MODEL";
+    /** pd-gateway's own, predicted_ttft: the output tokens a request is expected to generate. */
+    public static final String EXPECTED_OUTPUT_TOKENS = "PD_GATEWAY_EXPECTED_OUTPUT_TOKENS";
 
     /** pd-gateway's own: "true" serves the /debug/* endpoints (off by default: they show internal state). */
     public static final String DEBUG_ENDPOINTS = "PD_GATEWAY_DEBUG_ENDPOINTS";

@@ -68,6 +68,11 @@ public final class Contexts {
         public static final int PROMPT_BLOCKS = 10;
         private static final long[] PROMPT = CachedPrefixes.prompt(PROMPT_BLOCKS, 1);
 
+        /** The block hashes of every table's prompt. */
+        public static long[] promptHashes() {
+            return PROMPT.clone();
+        }
+
         private Strategy strategy = Strategy.PD;
         private Map<String, String> env = Map.of();
         private Map<String, Object> profile = Map.of();

@@ -20,6 +20,21 @@ public final class FixedLoad implements LoadView {
 
     private final Set<String> ejected = new HashSet<>();
     private final Map<String, double[]> prefillModels = new HashMap<>();
+    private final Map<Long, Double> prefixRequests = new HashMap<>();
+
+    /**
+     * predicted_ttft: {@code requests} recent requests carried the first {@code blocks} blocks of the tables' prompt
+     * ({@link Contexts.Request}: ten blocks of seed 1).
+     */
+    public FixedLoad prefixRequests(int blocks, double requests) {
+        prefixRequests.put(Contexts.Request.promptHashes()[blocks - 1], requests);
+        return this;
+    }
+
+    @Override
+    public double prefixRequests(long blockHash) {
+        return prefixRequests.getOrDefault(blockHash, 0.0);
+    }
 
     /**
      * predicted_ttft: the pod's queue ahead of a new leg, in milliseconds, and its compute of a leg: a fixed cost plus a

@@ -17,7 +17,13 @@ import java.util.List;
  * longer. Greedy on the first token alone, the policy moved conversations off the pod holding their prefix whenever a
  * neighbour was briefly idler, recomputing prefixes and losing about 15 % of sustainable rate on a prefix-heavy mix
  * (routing-sim); counting the added work once more kept them where their cache is unless the queue there costs more.
- * Lower is better; the pair picker adds the decode side.
+ *
+ * <p>Recomputing a prefix that other pods hold is charged in full only when few requests share it. Warming a pod
+ * with a popular prefix is an investment the next requests carrying it share ({@link WarmUpShares}): charged whole,
+ * one shared system prompt drew a 1,000-pod cluster's traffic onto the few pods that held it (prefill imbalance 50×,
+ * routing-sim's shared-system preset), while the recompute it avoided was 45 ms once per pod. This request bears
+ * (holders + 1) / (requests that carried the prefix over the last ten seconds) of it, at most all. Lower is better;
+ * the pair picker adds the decode side.
  */
 public final class PredictedTtftScorer implements Scorer {
     public static final String NAME = "predicted_ttft";
@@ -34,13 +40,23 @@ public final class PredictedTtftScorer implements Scorer {
         PdKnobs knobs = context.request().knobs();
         long prompt = context.request().promptTokens();
         double transfer = transferMillis(knobs, prompt);
+        double weight = knobs.predictedTtftWorkWeight();
         double[] scores = new double[candidates.size()];
+        int[] held = new int[scores.length];
+        WarmUpShares warmUp = WarmUpShares.of(load, match, candidates, context.request().prefixHashes(), prompt, held);
         for (int i = 0; i < scores.length; i++) {
             Pod pod = candidates.get(i);
             long cached = Math.min(prompt, match.cachedTokens(pod));
             double answer = load.predictPrefillMillis(pod, prompt - cached, cached);
             double work = load.predictPrefillComputeMillis(pod, prompt - cached, cached);
-            scores[i] = Double.isNaN(answer) ? Double.NaN : answer + transfer + knobs.predictedTtftWorkWeight() * work;
+            if (Double.isNaN(answer)) {
+                scores[i] = Double.NaN;
+                continue;
+            }
+            // The recompute of a prefix other pods hold, beyond this request's share of it, counted neither in the
+            // first token nor in the added work: see WarmUpShares.
+            double waived = warmUp.discountMillis(load, pod, held[i]);
+            scores[i] = answer + transfer + weight * work - (1 + weight) * waived;
         }
         return scores;
     }

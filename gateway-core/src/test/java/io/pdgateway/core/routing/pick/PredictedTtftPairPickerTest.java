@@ -17,10 +17,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and its best decode pod under the decode limits (scraped KV use below decodeKvLimit, 0.95 by default; and, when
  * decodeTpotLimitMs is set, running / generation throughput below it); the roleset with the earliest prediction wins,
  * the decode policy's score breaks ties, exact ties at random; a roleset whose decode pods are all over a limit is
- * taken only when every roleset is (then by the same order). Covers each of these and empty input. Pods are written
- * "name=score"; names starting with p are prefill pods, with d decode pods.
+ * taken only when every roleset is (then by the same order). Each roleset's decode pod adds what joining it costs:
+ * its step for the first token (7.2 + 0.012·B + 4.4e-5·ΣC ms by default), the request's expectedOutputTokens (0 by
+ * default; 256 in these rows) each slower by the requests already there, and, times predictedTtftWorkWeight, what it
+ * adds to theirs; rows for a busy decode pod outweighing a quicker prefill, the default (its first-token step alone),
+ * and the weight on and off. Covers
+ * each of these and empty input. Pods are written "name=score"; names starting with p are prefill pods, with d decode
+ * pods. The prompt is 100 tokens.
  */
 class PredictedTtftPairPickerTest {
+
+    /** An expected answer of 256 tokens (the default is 0: the first decode step only). */
+    private static final java.util.Map<String, Object> ANSWER_256 = java.util.Map.of("expectedOutputTokens", 256);
+
+    /** d1 runs 4 requests holding 4,000 prompt tokens. */
+    private static final FixedLoad BUSY_D1 = new FixedLoad().running("d1", 4).decodeTokens("d1", 4000, 0);
 
     record Row(String name, Contexts.Request request, List<String[]> rolesets, Set<String> expected) {
         @Override
@@ -61,13 +72,31 @@ class PredictedTtftPairPickerTest {
                         .load(new FixedLoad().running("d1", 30).throughput("d1", 1000).running("d2", 1)
                                 .throughput("d2", 1000)), Set.of("p2+d2"), rs("rs1", "p1=10", "d1=1"),
                         rs("rs2", "p2=50", "d2=1")),
-                // Without a TPOT limit (the default 0) the same load does not count.
-                row("no TPOT limit_busy decode allowed", request().load(new FixedLoad().running("d1", 30)
+                // Without a TPOT limit (the default 0) the same load is no limit; with no expected output its decode
+                // cost is one step (7.58 ms), so rs1's earlier prefill still wins.
+                row("no TPOT limit_busy decode allowed", request().profile("expectedOutputTokens", 0)
+                        .load(new FixedLoad().running("d1", 30)
                         .throughput("d1", 1000)), Set.of("p1+d1"), rs("rs1", "p1=10", "d1=1"),
                         rs("rs2", "p2=50", "d2=1")),
                 // rs1's prefill is not scored (no model): rs2 routes.
                 row("unscored prefill_roleset skipped", request(), Set.of("p2+d2"), rs("rs1", "p1=NaN", "d1=0"),
                         rs("rs2", "p2=90", "d2=9")),
+                // d1 runs 4 requests holding 4,000 prompt tokens (+ 4 × 128 generated): its step for the first token
+                // 7.47 ms, 256 tokens each 0.2465 ms slower = 63.1, and 4 × 128 × 0.0220 = 11.3 added to theirs: rs1 =
+                // 40 + 81.9 = 121.9; idle d2 costs one step, 7.22: rs2 = 67.2 wins.
+                row("busy decode pod_outweighs a quicker prefill", request().profile(ANSWER_256).load(BUSY_D1),
+                        Set.of("p2+d2"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=60", "d2=0")),
+                // No expected output (the default): only the first-token step counts (7.44 against 7.22): rs1's
+                // prefill wins.
+                row("expected output zero_first decode step only", request().load(BUSY_D1), Set.of("p1+d1"),
+                        rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=60", "d2=0")),
+                // Weight 1: rs1 = 110 + 81.9 = 121.9 (with the 11.3 ms it adds to d1's requests) > rs2 = 117.2.
+                row("work weight_counts what a request adds to others", request().profile(ANSWER_256).load(BUSY_D1),
+                        Set.of("p2+d2"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=110", "d2=0")),
+                // Weight 0: the 11.3 ms no longer count: rs1 = 110.6 < 117.2.
+                row("work weight zero_only this request's own time", request()
+                        .profile(java.util.Map.of("predictedTtftWorkWeight", 0, "expectedOutputTokens", 256))
+                        .load(BUSY_D1), Set.of("p1+d1"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=110", "d2=0")),
                 // Equal in everything: either pair.
                 row("exact tie_either", request(), Set.of("p1+d1", "p2+d2"), rs("rs1", "p1=40", "d1=2"),
                         rs("rs2", "p2=40", "d2=2")));

@@ -1,0 +1,111 @@
+package io.pdgateway.core.routing.score;
+
+import io.pdgateway.core.cache.PrefixMatch;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.LoadView;
+import java.util.List;
+
+/**
+ * predicted_ttft's view of warming a pod with a prefix other pods already hold: an investment, not a cost of this
+ * request alone. A pod that computes a held prefix now holds it too, and the requests that carry that prefix later
+ * can be spread over one more copy. If {@code n} requests carried the prefix over the last window and {@code k} pods
+ * hold it, a new copy can expect {@code n / (k + 1)} of the next window's requests, so this request bears
+ * {@code (k + 1) / n} of the recompute (all of it when that is 1 or more: a conversation's own history, a prefix few
+ * requests share, the first copies of anything). The rest is discounted from the pod's score.
+ *
+ * <p>The candidates' held depths form a few levels (a system prompt held by many pods, a conversation held by one):
+ * each level's segment of the prompt has its own demand and its own holders, so a pod that lacks both is charged the
+ * conversation's recompute in full and the system prompt's only in share. At most {@link #MAX_LEVELS} of the deepest
+ * levels are kept per decision; the shallowest kept level's share then stands for everything below it. Built once per
+ * decision from arrays, no maps.
+ */
+final class WarmUpShares {
+    static final int MAX_LEVELS = 16;
+
+    private final long promptTokens;
+    private final long blockTokens;
+    /** Held depths in blocks, deepest first; {@code share[j]} is the share of segment j the request bears. */
+    private final int[] levels;
+    private final double[] shares;
+    private final int count;
+
+    private WarmUpShares(long promptTokens, long blockTokens, int[] levels, double[] shares, int count) {
+        this.promptTokens = promptTokens;
+        this.blockTokens = blockTokens;
+        this.levels = levels;
+        this.shares = shares;
+        this.count = count;
+    }
+
+    /** The levels of this decision; {@code held[i]} receives candidate i's held blocks. */
+    static WarmUpShares of(LoadView load, PrefixMatch match, List<Pod> candidates, long[] hashes, long promptTokens,
+            int[] held) {
+        int[] levels = new int[MAX_LEVELS];
+        int count = 0;
+        for (int i = 0; i < held.length; i++) {
+            int blocks = Math.min(match.blocks(candidates.get(i)), hashes.length);
+            held[i] = blocks;
+            if (blocks > 0) {
+                count = insert(levels, count, blocks);
+            }
+        }
+        long blockTokens = match.blockTokens();
+        double[] holders = new double[count];
+        for (int i = 0; i < held.length; i++) {
+            for (int j = 0; j < count && held[i] > 0; j++) {
+                if (held[i] >= levels[j]) {
+                    holders[j]++;
+                }
+            }
+        }
+        double[] shares = new double[count];
+        for (int j = 0; j < count; j++) {
+            double requests = load.prefixRequests(hashes[levels[j] - 1]);
+            shares[j] = requests > 0 ? Math.min(1, (holders[j] + 1) / requests) : 1;
+        }
+        return new WarmUpShares(promptTokens, blockTokens, levels, shares, count);
+    }
+
+    /** Keeps the distinct depths sorted, deepest first, at most MAX_LEVELS (the deepest). */
+    private static int insert(int[] levels, int count, int blocks) {
+        int at = 0;
+        while (at < count && levels[at] > blocks) {
+            at++;
+        }
+        if (at < count && levels[at] == blocks) {
+            return count;
+        }
+        if (at == MAX_LEVELS) {
+            return count;
+        }
+        int last = Math.min(count, MAX_LEVELS - 1);
+        System.arraycopy(levels, at, levels, at + 1, last - at);
+        levels[at] = blocks;
+        return Math.min(count + 1, MAX_LEVELS);
+    }
+
+    /**
+     * The compute, in the pod's own model, of the held prefix it lacks that this request need not bear: Σ over the
+     * levels deeper than what the pod holds of (1 − share) × that segment's recompute. 0 for a pod holding the deepest.
+     */
+    double discountMillis(LoadView load, Pod pod, int heldBlocks) {
+        double discount = 0;
+        for (int j = 0; j < count && levels[j] > heldBlocks; j++) {
+            double waived = 1 - shares[j];
+            if (waived <= 0) {
+                continue;
+            }
+            int from = j + 1 < count ? Math.max(heldBlocks, levels[j + 1]) : heldBlocks;
+            discount += waived * segmentMillis(load, pod, from, levels[j]);
+        }
+        return discount;
+    }
+
+    /** The pod's compute of this prompt holding {@code from} blocks, less holding {@code to}: that segment's cost. */
+    private double segmentMillis(LoadView load, Pod pod, int from, int to) {
+        long fromTokens = Math.min(promptTokens, from * blockTokens);
+        long toTokens = Math.min(promptTokens, to * blockTokens);
+        return load.predictPrefillComputeMillis(pod, promptTokens - fromTokens, fromTokens)
+                - load.predictPrefillComputeMillis(pod, promptTokens - toTokens, toTokens);
+    }
+}
