@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.PrefillBodies;
+import io.pdgateway.engine.vllm.VllmAdapter;
 import io.pdgateway.workload.run.ChunkGapSink;
 import io.pdgateway.workload.run.RequestResult;
 import io.vertx.core.Context;
@@ -138,22 +140,9 @@ public final class PdLegsClient implements ChatTarget {
     /** The first leg's body for this client body, built once per distinct body. */
     private byte[] prepare(Buffer body) {
         if (!body.equals(preparedFor)) {
-            ObjectNode leg = parse(body.getBytes());
-            leg.put("max_tokens", 1);
-            leg.put("max_completion_tokens", 1);
-            leg.put("stream", false);
-            leg.remove("stream_options");
-            leg.remove("min_tokens");
-            if (protocol == Protocol.VLLM) {
-                ObjectNode kv = leg.putObject("kv_transfer_params");
-                kv.put("do_remote_decode", true);
-                kv.put("do_remote_prefill", false);
-                kv.putNull("remote_engine_id");
-                kv.putNull("remote_block_ids");
-                kv.putNull("remote_host");
-                kv.putNull("remote_port");
-            }
-            prefillBody = JsonBodies.write(leg);
+            // The engines' own one-token rewrite and vLLM's KV request: what any client of these protocols sends.
+            ObjectNode leg = PrefillBodies.oneToken(parse(body.getBytes()));
+            prefillBody = JsonBodies.write(protocol == Protocol.VLLM ? VllmAdapter.askForRemoteDecode(leg) : leg);
             preparedFor = body.copy();
         }
         return prefillBody;

@@ -43,16 +43,24 @@ public final class VllmAdapter implements EngineAdapter {
         body.remove(KV_TRANSFER_PARAMS);
         body.remove(DISAGG_PREFILL_RESP);
         if (connector(request) == KvConnector.SHFS) {
-            // Asks the prefill pod to keep the KV for a remote decode and tell us where it is.
-            ObjectNode kv = body.putObject(KV_TRANSFER_PARAMS);
-            kv.put("do_remote_decode", true);
-            kv.put("do_remote_prefill", false);
-            kv.putNull("remote_engine_id");
-            kv.putNull("remote_block_ids");
-            kv.putNull("remote_host");
-            kv.putNull("remote_port");
+            askForRemoteDecode(body);
         }
         return JsonBodies.write(body);
+    }
+
+    /**
+     * Makes a prefill body ask the prefill pod to keep the KV for a remote decode and say where it is (the
+     * {@code kv_transfer_params} a vLLM prefill leg carries with the shfs connector).
+     */
+    public static ObjectNode askForRemoteDecode(ObjectNode prefillBody) {
+        ObjectNode kv = prefillBody.putObject(KV_TRANSFER_PARAMS);
+        kv.put("do_remote_decode", true);
+        kv.put("do_remote_prefill", false);
+        kv.putNull("remote_engine_id");
+        kv.putNull("remote_block_ids");
+        kv.putNull("remote_host");
+        kv.putNull("remote_port");
+        return prefillBody;
     }
 
     @Override
