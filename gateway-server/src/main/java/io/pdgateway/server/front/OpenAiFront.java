@@ -15,7 +15,6 @@ import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.Routed;
-import io.pdgateway.server.routing.PromptMeasurer;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.trace.HeaderGetters;
 import io.pdgateway.server.trace.RequestTrace;
@@ -201,13 +200,8 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return;
         }
         Admitted admitted = new Admitted(request, admission, adapter, admittedBody, requestId, trace);
-        PromptMeasurer measurer = routing.measurer();
-        if (!PromptMeasurer.expensive(request, admission.needs())) {
-            route(req, admitted, measurer.measure(request, admission.needs()));
-            return;
-        }
-        // The body is already read in full: nothing to pause while a worker measures the prompt.
-        up.vertx().executeBlocking(() -> measurer.measure(request, admission.needs()), false).onComplete(ar -> {
+        // The body is already read in full: nothing to pause while a worker measures a long prompt.
+        routing.measurer().measure(up.vertx(), request, admission.needs()).onComplete(ar -> {
             if (ar.succeeded()) {
                 route(req, admitted, ar.result());
             } else {
