@@ -67,8 +67,11 @@ class ServeKubernetesIT {
                 assertThat(response.statusCode()).isEqualTo(200);
                 assertThat(response.headers().firstValue("target-pod")).contains("standard-0");
             }
-            assertThat(send(HttpRequest.newBuilder(URI.create(base + "/metrics"))).body())
-                    .contains(GatewayMetrics.DISCOVERY_CONNECTED + " 1.0").contains(GatewayMetrics.DISCOVERY_PODS + " 1.0");
+            // Ready means the pods were listed; "connected" means every informer's watch is open too, which can
+            // follow the list by a moment (seen 0 once in a full build right after three requests were served).
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                    send(HttpRequest.newBuilder(URI.create(base + "/metrics"))).body())
+                    .contains(GatewayMetrics.DISCOVERY_CONNECTED + " 1.0").contains(GatewayMetrics.DISCOVERY_PODS + " 1.0"));
             assertThat(gateway.output()).contains("watching pods labelled model.aibrix.ai/name in namespaces [llm]");
 
             gateway.terminate();
