@@ -1,14 +1,10 @@
 package io.pdgateway.bench.connections;
 
 import io.pdgateway.bench.overhead.GatewayChild;
+import io.pdgateway.bench.overhead.OverheadBenchmark;
 import io.pdgateway.core.spec.SpecEnv;
-import io.pdgateway.core.spec.SpecLabels;
-import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
-import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.cluster.LoopbackCluster;
-import io.pdgateway.sim.cluster.LoopbackClusterShape;
-import io.pdgateway.sim.cluster.PodManifest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -45,10 +41,7 @@ import java.util.stream.Stream;
 public final class ConnectionTimeoutsBenchmark {
     /** Connections opened at once: well under the listener's accept backlog. */
     private static final int CONNECT_BATCH = 200;
-    private static final String SIM_HOST = "127.0.0.2";
     private static final int WARM_UP_REQUESTS = 50;
-    /** The pod answers at once: the probes measure the gateway, not the engine. */
-    private static final double INSTANT_TIME_SCALE = 1e-4;
     /** A request head far longer than any slowloris phase sends, so it never completes. */
     private static final byte[] HEAD = ("POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: "
             + "application/json\r\nX-Padding: " + "p".repeat(1000) + "\r\n").getBytes(StandardCharsets.US_ASCII);
@@ -93,12 +86,9 @@ public final class ConnectionTimeoutsBenchmark {
         Path dir = Files.createTempDirectory("pd-gateway-connections");
         Vertx vertx = Vertx.vertx();
         try {
-            SimPod sim = SimPod.start(vertx, SimConfig.builder().role(SimRole.COMBINED).host(SIM_HOST)
-                    .modelName(LoopbackCluster.MODEL).timeScale(INSTANT_TIME_SCALE).seed(1).build()).await();
             Path podFile = dir.resolve("pods.yaml");
-            PodManifest.write(podFile, List.of(new PodManifest.Entry("default", "engine-0", Map.of(
-                    SpecLabels.MODEL_NAME, LoopbackCluster.MODEL, SpecLabels.PORT, Integer.toString(sim.port())),
-                    Map.of(SpecLabels.CONFIG, LoopbackClusterShape.COMBINED), SIM_HOST, true)));
+            // The pod answers at once: the probes measure the gateway, not the engine.
+            SimPod sim = OverheadBenchmark.startInstantPod(vertx, podFile);
             out.printf(Locale.ROOT, "starting a pd-gateway process (header timeout %s s, keep-alive timeout %s s)...%n",
                     settings.headerTimeoutSeconds(), settings.keepAliveTimeoutSeconds());
             try (GatewayChild gateway = GatewayChild.start(podFile, Map.of(

@@ -54,12 +54,8 @@ public final class OverheadBenchmark {
         Vertx clients = Vertx.vertx();
         List<AutoCloseable> closing = new ArrayList<>();
         try {
-            SimPod sim = SimPod.start(pods, SimConfig.builder().role(SimRole.COMBINED).host(SIM_HOST)
-                    .modelName(LoopbackCluster.MODEL).timeScale(INSTANT_TIME_SCALE).seed(1).build()).await();
             Path podFile = dir.resolve("pods.yaml");
-            PodManifest.write(podFile, List.of(new PodManifest.Entry("default", "engine-0", Map.of(
-                    SpecLabels.MODEL_NAME, LoopbackCluster.MODEL, SpecLabels.PORT, Integer.toString(sim.port())),
-                    Map.of(SpecLabels.CONFIG, LoopbackClusterShape.COMBINED), SIM_HOST, true)));
+            SimPod sim = startInstantPod(pods, podFile);
             Map<String, Endpoint> targets = new LinkedHashMap<>();
             targets.put(DIRECT, Endpoint.local(SIM_HOST, sim.port()));
             out.println("starting a pd-gateway process (ROUTING_ALGORITHM=random over one pod)...");
@@ -98,6 +94,19 @@ public final class OverheadBenchmark {
             clients.close().await();
             pods.close().await();
         }
+    }
+
+    /**
+     * One simulated vLLM pod that answers at once, and a pod file naming it as a standard pod: what the one-hop
+     * benchmarks (this one, {@code bench connections}) put a gateway process in front of.
+     */
+    public static SimPod startInstantPod(Vertx vertx, Path podFile) {
+        SimPod sim = SimPod.start(vertx, SimConfig.builder().role(SimRole.COMBINED).host(SIM_HOST)
+                .modelName(LoopbackCluster.MODEL).timeScale(INSTANT_TIME_SCALE).seed(1).build()).await();
+        PodManifest.write(podFile, List.of(new PodManifest.Entry("default", "engine-0", Map.of(
+                SpecLabels.MODEL_NAME, LoopbackCluster.MODEL, SpecLabels.PORT, Integer.toString(sim.port())),
+                Map.of(SpecLabels.CONFIG, LoopbackClusterShape.COMBINED), SIM_HOST, true)));
+        return sim;
     }
 
     public static String sizeLabel(int promptTokens) {

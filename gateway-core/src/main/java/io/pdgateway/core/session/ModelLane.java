@@ -1,15 +1,14 @@
 package io.pdgateway.core.session;
 
 import io.pdgateway.core.ledger.LedgerRows;
-import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.predict.PrefixDemand;
+import io.pdgateway.core.routing.DecisionBuffers;
 import java.util.SplittableRandom;
 
 /**
  * One model's routing lane: the lock that makes a selection and its charges one step (spec, token_load: "charged in
  * the same critical section as the selection") and the random source of its tie-breaks. Pods belong to one model, so
- * selections for different models never wait on each other. Also what the model's routed prompts carried (predicted_ttft's
- * prefix demand), recorded and read under that lock.
+ * selections for different models never wait on each other.
  */
 final class ModelLane {
     final SplittableRandom random;
@@ -17,6 +16,7 @@ final class ModelLane {
     final LedgerRows rows = new LedgerRows();
     /** The working arrays of its decisions, reused from one to the next; guarded by this lane's lock. */
     final DecisionBuffers buffers = new DecisionBuffers();
+    /** What the model's routed prompts carried (predicted_ttft's prefix demand); guarded by this lane's lock. */
     final PrefixDemand demand = new PrefixDemand();
 
     ModelLane(long seed) {
