@@ -53,6 +53,15 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "moderate, so queueing does not hide proxying (default: ${DEFAULT-VALUE}).")
     double rate;
 
+    @Option(names = "--warmup-requests", defaultValue = "6000", description = "Requests each target answers first, "
+            + "unreported, with the first prompt size: the gateway's JIT compiles its request path (C2 needs thousands "
+            + "of calls), as it has in any process that has served for a minute (default: ${DEFAULT-VALUE}).")
+    int warmupRequests;
+
+    @Option(names = "--warmup-rate", defaultValue = "400", description = "Arrival rate of that warm-up "
+            + "(default: ${DEFAULT-VALUE}).")
+    double warmupRate;
+
     @Option(names = "--rounds", defaultValue = "2", description = "The comparison alternates the targets this many "
             + "times (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -93,7 +102,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, rounds, sliceSeconds,
+        OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, warmupRequests, warmupRate,
+                rounds, sliceSeconds,
                 searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx);
         List<String> notes = new ArrayList<>();
         boolean pd = pdEngines != null && !pdEngines.isEmpty();

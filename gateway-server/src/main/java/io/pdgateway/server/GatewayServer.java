@@ -10,6 +10,7 @@ import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.config.FrontSettings;
 import io.pdgateway.server.front.ApiKeys;
 import io.pdgateway.server.front.ClientConnections;
+import io.pdgateway.server.front.Listeners;
 import io.pdgateway.server.front.OpenAiFront;
 import io.pdgateway.server.kvevents.KvEventMetrics;
 import io.pdgateway.server.kvevents.KvEventsFollower;
@@ -29,12 +30,11 @@ import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.scrape.EngineMetricsScraper;
 import io.pdgateway.server.scrape.MetricsStore;
 import io.pdgateway.server.trace.Tracing;
+import io.pdgateway.server.upstream.PodClients;
 import io.pdgateway.server.upstream.PodGates;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.PoolOptions;
 import java.security.SecureRandom;
@@ -55,6 +55,13 @@ public final class GatewayServer {
     static final long HTTP2_MAX_CONCURRENT_STREAMS = 100;
     /** A pod that does not accept a TCP connection within this time is treated as unreachable. */
     static final int CONNECT_TIMEOUT_MS = 5_000;
+    /**
+     * An idle pod connection is closed after this long: under uvicorn's 5 s keep-alive (vLLM's, SGLang's and
+     * TensorRT-LLM's OpenAI servers), so the gateway never sends a leg on a connection the pod is closing; and the
+     * pool stays the size of recent concurrency (Vert.x scans every pooled connection to lend one; a burst's thousand
+     * connections kept for Vert.x's default 60 s cost each request a scan of all of them).
+     */
+    static final int POD_KEEP_ALIVE_SECONDS = 4;
     /** The routing session's upkeep (drain rates, prefix expiry, janitor, replanning, departed pods) ticks this often. */
     static final long UPKEEP_INTERVAL_MS = RoutingSession.TICK_NANOS / 1_000_000;
 
@@ -62,10 +69,10 @@ public final class GatewayServer {
     private final PodSource pods;
     private final GatewayMetrics metrics;
     private final RoutingService routing;
-    private final HttpClient client;
+    private final PodClients clients;
     private final EngineMetricsScraper scraper;
     private final PodOutliers outliers;
-    private HttpServer server;
+    private Listeners listeners;
     private long upkeepTimer = -1;
     private final EngineAdapters engines;
     private final BucketPlanGauges bucketGauges;
@@ -123,8 +130,10 @@ public final class GatewayServer {
         // is sized above that, so it never makes a gated leg wait, and a pod's control calls find room.
         this.gates = new PodGates(vertx, settings.upstream().connections(), this::gateAdded);
         this.connectionGauges = new PodConnectionGauges(metrics.registry(), gates);
-        this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS),
-                new PoolOptions().setHttp1MaxSize(PodGates.poolSize(settings.upstream().connections())));
+        int poolSize = PodGates.poolSize(settings.upstream().connections());
+        this.clients = new PodClients(() -> vertx.createHttpClient(
+                new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setKeepAliveTimeout(POD_KEEP_ALIVE_SECONDS),
+                new PoolOptions().setHttp1MaxSize(poolSize)));
         metrics.discovery(pods::connected, () -> pods.current().podCount());
         metrics.servedModels(model -> pods.current().model(model) != null);
         metrics.draining(() -> draining);
@@ -161,9 +170,9 @@ public final class GatewayServer {
         }
         PromptTokenizer.warmUp();
         GatewayServer gateway = new GatewayServer(vertx, pods, settings, kvEvents, tokenizers, seed);
-        Upstreams up = new Upstreams(vertx, gateway.client, settings, gateway.metrics, gateway.engines,
-                new PrerequisiteCache(vertx, gateway.client, InstantSource.system()), tracing, gateway.outliers,
-                gateway.gates);
+        Upstreams up = new Upstreams(vertx, gateway.clients, settings, gateway.metrics, gateway.engines,
+                new PrerequisiteCache(vertx, gateway.clients.shared(), InstantSource.system()), tracing,
+                gateway.outliers, gateway.gates);
         gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
         HttpServerOptions options = ClientConnections.listenerOptions(serverOptions(settings.front()),
@@ -171,15 +180,12 @@ public final class GatewayServer {
         ClientConnections connections = new ClientConnections(vertx, options,
                 settings.front().requestHeaderTimeoutSeconds(), settings.front().keepAliveTimeoutSeconds(),
                 gateway.metrics);
-        return vertx.createHttpServer(options)
-                .connectionHandler(connections)
-                .requestHandler(req -> {
+        return Listeners.start(vertx, settings.front().eventLoopCount(), options, host, port, connections, req -> {
                     connections.requestStarted(req);
                     front.handle(req);
-                })
-                .listen(port, host)
-                .map(server -> {
-                    gateway.server = server;
+                }, gateway.clients)
+                .map(listeners -> {
+                    gateway.listeners = listeners;
                     gateway.scraper.start();
                     if (gateway.sharedLedger != null) {
                         gateway.sharedLedger.start();
@@ -224,7 +230,7 @@ public final class GatewayServer {
     }
 
     public int port() {
-        return server.actualPort();
+        return listeners.port();
     }
 
     public RoutingService routing() {
@@ -265,7 +271,7 @@ public final class GatewayServer {
         kvEvents.close(); // here, on the caller's thread: it joins the poller thread, never on an event loop
         long started = System.nanoTime();
         LOG.info("draining: {} requests in flight, grace period {} s", metrics.inFlight(), grace.toSeconds());
-        return server.shutdown(grace.toMillis(), TimeUnit.MILLISECONDS).eventually(() -> {
+        return listeners.shutdown(grace.toMillis()).eventually(() -> {
             // Vert.x completes the shutdown when the last connection closed, or at the deadline after closing the rest.
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (tookMs >= grace.toMillis()) {
@@ -275,7 +281,7 @@ public final class GatewayServer {
             }
             pods.close();
             metrics.close();
-            return client.close();
+            return listeners.close().eventually(clients::close);
         });
     }
 
@@ -288,6 +294,6 @@ public final class GatewayServer {
         }
         pods.close();
         metrics.close();
-        return server.close().compose(v -> client.close());
+        return listeners.close().eventually(clients::close);
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
  * @param promptTokens  prompt sizes to measure (4 bytes a token: 256 is 1 KB, 51200 is 200 KB)
  * @param outputTokens  tokens per streamed answer
  * @param fixedRate     requests per second of the latency comparison
+ * @param warmupRequests requests each target answers first, unreported, at up to warmupRate a second
+ * @param warmupRate    the warm-up's arrival rate
  * @param rounds        the comparison alternates direct, gateway, nginx this many times
  * @param sliceSeconds  arrivals per target per round
  * @param searchStart   first rate of the rate search (the baseline p99 is the fixed-rate comparison's)
@@ -18,13 +20,14 @@ import java.util.List;
  * @param timeoutMillis a request taking longer is an error (fails its step)
  * @param nginx         nginx binary, or null to look it up
  */
-public record OverheadSettings(List<Integer> promptTokens, int outputTokens, double fixedRate, int rounds,
+public record OverheadSettings(List<Integer> promptTokens, int outputTokens, double fixedRate, int warmupRequests,
+        double warmupRate, int rounds,
         double sliceSeconds, double searchStart, double searchMax, int searchSteps, double stepSeconds,
         long timeoutMillis, Path nginx) {
     public OverheadSettings {
         promptTokens = List.copyOf(promptTokens);
         if (promptTokens.isEmpty() || promptTokens.stream().anyMatch(t -> t < 1) || outputTokens < 1 || rounds < 1
-                || !(fixedRate > 0) || !(sliceSeconds > 0) || !(stepSeconds > 0) || timeoutMillis < 1) {
+                || !(fixedRate > 0) || warmupRequests < 0 || !(warmupRate > 0) || !(sliceSeconds > 0) || !(stepSeconds > 0) || timeoutMillis < 1) {
             throw new IllegalArgumentException("overhead settings must all be positive");
         }
     }

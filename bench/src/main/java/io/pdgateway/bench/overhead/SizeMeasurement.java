@@ -28,7 +28,7 @@ import java.util.SplittableRandom;
  * each against its own light-load p99 rewards a target for being slow at light load.
  */
 final class SizeMeasurement {
-    /** Each target gets this much load first, unreported: the gateway's JIT and connection pools warm up. */
+    /** Each target gets this much load at the comparison's rate first, unreported: connection pools warm up. */
     static final double WARMUP_SECONDS = 5;
     /** Rate-search steps stop once the bracket is within 10 % of the rate found. */
     static final double SEARCH_RESOLUTION = 0.1;
@@ -49,6 +49,14 @@ final class SizeMeasurement {
     SizeResult measure(String scenario, int promptTokens, Map<String, ? extends ChatTarget> targets) {
         String size = OverheadBenchmark.sizeLabel(promptTokens);
         String reference = targets.keySet().iterator().next();
+        if (promptTokens == settings.promptTokens().get(0) && settings.warmupRequests() > 0) {
+            // The same request path serves every size, so one burst compiles it for all of them.
+            double seconds = settings.warmupRequests() / settings.warmupRate();
+            out.printf(Locale.ROOT, "%n== %s: JIT warm-up, %d requests per target at %.0f req/s%n", scenario,
+                    settings.warmupRequests(), settings.warmupRate());
+            targets.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.warmupRate(), seconds,
+                    0), "  JIT warm-up " + name + " "));
+        }
         out.printf(Locale.ROOT, "%n== %s, prompts of %s: warm-up, then %d rounds of %.0f s per target at %.0f req/s%n",
                 scenario, size, settings.rounds(), settings.sliceSeconds(), settings.fixedRate());
         targets.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.fixedRate(), WARMUP_SECONDS,

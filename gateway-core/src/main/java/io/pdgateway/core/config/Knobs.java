@@ -226,6 +226,11 @@ public final class Knobs {
      * gain on loopback or behind a proxy that terminates HTTP/2 itself.
      */
     public static final Knob<Boolean> HTTP2_CLEARTEXT = Knob.env(SpecEnv.HTTP2_CLEARTEXT, false, KnobRule.bool());
+    /**
+     * 0, one per core: a request and its legs run on one loop from first byte to last, so the loops share nothing
+     * but the routing session, and one loop per core is what nginx's worker_processes auto does.
+     */
+    public static final Knob<Integer> EVENT_LOOPS = Knob.env(SpecEnv.EVENT_LOOPS, 0, KnobRule.integerBelow(0, 257));
 
     // ---- Upstream bounds, outlier ejection, scraper budget (UpstreamSettings); pd-gateway's own ----
     /** Like the spec's AIBRIX_DECODE_FIRST_RESPONSE_TIMEOUT: a standard pod computes the prefill first, 60 s covers it. */

@@ -90,6 +90,8 @@ public final class SpecEnv {
     public static final String KEEPALIVE_TIMEOUT_SECONDS = "PD_GATEWAY_KEEPALIVE_TIMEOUT_SECONDS";
     /** pd-gateway's own: "true" serves HTTP/2 over cleartext (h2c) besides HTTP/1.1 (off by default). */
     public static final String HTTP2_CLEARTEXT = "PD_GATEWAY_HTTP2_CLEARTEXT";
+    /** pd-gateway's own: event loops that serve clients, each with its own pod connections (0: one per core). */
+    public static final String EVENT_LOOPS = "PD_GATEWAY_EVENT_LOOPS";
 
     // ---- Upstream bounds, outlier ejection and the scraper's budget (pd-gateway's own; the spec has none) ----
     /** pd-gateway's own: seconds a standard pod's stream has for its first body chunk (504 before it). */

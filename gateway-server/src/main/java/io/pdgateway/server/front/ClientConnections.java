@@ -132,11 +132,18 @@ public final class ClientConnections implements Handler<HttpConnection> {
         return open.size();
     }
 
-    /** One connection's timer: armed while no request is in progress on it. */
+    /**
+     * One connection's timer: armed while no request is in progress on it. A keep-alive connection starts and ends a
+     * request thousands of times a minute, so these only move a deadline; the one pending timer, when it fires, closes
+     * the connection if the deadline has passed with nothing in progress, else waits out the rest of the deadline.
+     */
     private final class Guard {
         private final HttpConnection connection;
         private int inProgress;
         private long timer = -1;
+        private long timerDueNanos;
+        private long deadlineNanos;
+        private String reason;
 
         Guard(HttpConnection connection) {
             this.connection = connection;
@@ -144,7 +151,6 @@ public final class ClientConnections implements Handler<HttpConnection> {
 
         void started() {
             inProgress++;
-            cancel();
         }
 
         void ended() {
@@ -154,15 +160,34 @@ public final class ClientConnections implements Handler<HttpConnection> {
             }
         }
 
-        void arm(long delayMs, String reason) {
-            cancel();
-            timer = vertx.setTimer(delayMs, id -> {
-                timer = -1;
-                if (inProgress == 0) {
-                    metrics.clientConnectionClosed(reason);
-                    connection.close();
-                }
-            });
+        void arm(long delayMs, String why) {
+            reason = why;
+            deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs);
+            if (timer >= 0 && timerDueNanos > deadlineNanos) {
+                cancel(); // a longer limit was pending: this one is due first
+            }
+            if (timer < 0) {
+                schedule(delayMs);
+            }
+        }
+
+        private void schedule(long delayMs) {
+            timerDueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs);
+            timer = vertx.setTimer(delayMs, id -> fired());
+        }
+
+        private void fired() {
+            timer = -1;
+            if (inProgress > 0) {
+                return; // the request's end arms it again
+            }
+            long left = deadlineNanos - System.nanoTime();
+            if (left > 0) {
+                schedule(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                return;
+            }
+            metrics.clientConnectionClosed(reason);
+            connection.close();
         }
 
         void cancel() {

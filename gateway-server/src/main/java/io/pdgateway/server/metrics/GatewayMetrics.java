@@ -2,17 +2,21 @@ package io.pdgateway.server.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.routing.Verdict;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The gateway's own Prometheus metrics, named as upstream AIBrix names them (reference §6) so existing dashboards
@@ -51,6 +55,15 @@ public final class GatewayMetrics implements AutoCloseable {
     public static final String PREFILL_RETRIES = "pd_gateway_prefill_retries";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /**
+     * The per-request meters, resolved once per label set: a builder's register() sorts the tags and builds an id
+     * before its lookup, ten times a request. Bounded as the registry is (labels from the model and pod sets), and
+     * nothing is ever removed from the registry, so an entry never goes stale.
+     */
+    private final Map<MeterKey, Meter> resolved = new ConcurrentHashMap<>();
+    /** The five phase histograms of a model and route, resolved together. */
+    private final Map<MeterKey, io.pdgateway.server.exchange.PhaseHistograms> phaseHistograms =
+            new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger prefillOutstanding = new AtomicInteger();
     /** First, so that its meter filters see every meter registered after it. */
@@ -133,10 +146,24 @@ public final class GatewayMetrics implements AutoCloseable {
                 .register(registry).increment();
     }
 
+    /** A meter's name and label values: the key of {@link #resolved}. */
+    private record MeterKey(String name, String first, String second, String third) {}
+
+    @SuppressWarnings("unchecked")
+    private <M extends Meter> M resolve(MeterKey key, Supplier<M> register) {
+        Meter meter = resolved.get(key);
+        if (meter == null) {
+            meter = resolved.computeIfAbsent(key, k -> register.get());
+        }
+        return (M) meter;
+    }
+
     public void requestStarted(String model) {
         inFlight.incrementAndGet();
-        Counter.builder("gateway_request").description("Requests that reached routing, by model")
-                .tag("model", modelLabel(model)).register(registry).increment();
+        String label = modelLabel(model);
+        this.<Counter>resolve(new MeterKey("gateway_request", label, null, null), () -> Counter
+                .builder("gateway_request").description("Requests that reached routing, by model")
+                .tag("model", label).register(registry)).increment();
     }
 
     public void requestEnded() {
@@ -144,9 +171,11 @@ public final class GatewayMetrics implements AutoCloseable {
     }
 
     public void success(String model, String podName) {
-        Counter.builder("gateway_request_model_success")
+        String label = modelLabel(model);
+        this.<Counter>resolve(new MeterKey("gateway_request_model_success", label, podName, null), () -> Counter
+                .builder("gateway_request_model_success")
                 .description("Requests answered in full with a 2xx, by model and serving (decode or standard) pod")
-                .tag("model", modelLabel(model)).tag("pod_name", podName).register(registry).increment();
+                .tag("model", label).tag("pod_name", podName).register(registry)).increment();
     }
 
     /** A request that failed or was cancelled; status is a short reason (e.g. pd_prefill_fail, client_cancel). */
@@ -199,12 +228,14 @@ public final class GatewayMetrics implements AutoCloseable {
     }
 
     public void selected(Pod prefill, Pod decode) {
-        Counter.builder("pd_selected_prefill_pod").description("Times a prefill pod was chosen for a PD pair")
-                .tag("namespace", prefill.namespace()).tag("pod", prefill.name()).tag("roleset", prefill.rolesetName())
-                .register(registry).increment();
-        Counter.builder("pd_selected_decode_pod").description("Times a decode pod was chosen for a PD pair")
-                .tag("namespace", decode.namespace()).tag("pod", decode.name()).tag("roleset", decode.rolesetName())
-                .register(registry).increment();
+        selectedCounter("pd_selected_prefill_pod", "Times a prefill pod was chosen for a PD pair", prefill).increment();
+        selectedCounter("pd_selected_decode_pod", "Times a decode pod was chosen for a PD pair", decode).increment();
+    }
+
+    private Counter selectedCounter(String name, String help, Pod pod) {
+        return resolve(new MeterKey(name, pod.namespace(), pod.name(), pod.rolesetName()), () -> Counter.builder(name)
+                .description(help).tag("namespace", pod.namespace()).tag("pod", pod.name())
+                .tag("roleset", pod.rolesetName()).register(registry));
     }
 
     /**
@@ -213,13 +244,15 @@ public final class GatewayMetrics implements AutoCloseable {
      * strategy's fallback to a standard pod ({@code fallback="true"}).
      */
     public void routed(String model, RouteDecision decision) {
-        Counter.builder(ROUTED)
+        String label = modelLabel(model);
+        String route = route(decision);
+        String fallback = Boolean.toString(decision.verdict() == Verdict.STANDARD_FALLBACK);
+        this.<Counter>resolve(new MeterKey(ROUTED, label, route, fallback), () -> Counter.builder(ROUTED)
                 .description("Routing decisions carried out (a retried prefill counts again), by route: pd (a "
                         + "prefill/decode pair) or standard (one standard pod); fallback=true when the pd strategy fell "
                         + "back to a standard pod")
-                .tag("model", modelLabel(model)).tag("route", route(decision))
-                .tag("fallback", Boolean.toString(decision.verdict() == Verdict.STANDARD_FALLBACK))
-                .register(registry).increment();
+                .tag("model", label).tag("route", route).tag("fallback", fallback)
+                .register(registry)).increment();
     }
 
     /** The route label of a decision: {@link #ROUTE_PD} for a pair, {@link #ROUTE_STANDARD} for one pod. */
@@ -236,6 +269,10 @@ public final class GatewayMetrics implements AutoCloseable {
      */
     public io.pdgateway.server.exchange.PhaseHistograms phases(String model, String route) {
         String label = modelLabel(model);
+        return phaseHistograms.computeIfAbsent(new MeterKey("phases", label, route, null), k -> newPhases(label, route));
+    }
+
+    private io.pdgateway.server.exchange.PhaseHistograms newPhases(String label, String route) {
         return new io.pdgateway.server.exchange.PhaseHistograms(
                 timer("pd_ttft_seconds", "Time to the first byte of the answer", label, route),
                 timer("pd_prefill_duration_seconds", "Prefill leg duration", label, route),
@@ -253,8 +290,10 @@ public final class GatewayMetrics implements AutoCloseable {
 
     /** Time spent choosing pods (the cascade and the ledger charge), per model. */
     public void routingTime(String model, long nanos) {
-        Timer.builder("pd_routing_duration_seconds").description("Time to choose the pods of one request")
-                .tag("model", modelLabel(model)).publishPercentileHistogram().register(registry)
+        String label = modelLabel(model);
+        this.<Timer>resolve(new MeterKey("pd_routing_duration_seconds", label, null, null), () -> Timer
+                .builder("pd_routing_duration_seconds").description("Time to choose the pods of one request")
+                .tag("model", label).publishPercentileHistogram().register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
