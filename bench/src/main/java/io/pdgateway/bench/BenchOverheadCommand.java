@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
  * at most 8 steps x 3 targets x 4 s per size for the searches, each step ending within its timeout.
  */
 @Command(name = "overhead", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Time to first byte and gap between tokens: direct to a simulated pod, through a pd-gateway "
+        description = "Time to the first token and gap between tokens: direct to a simulated pod, through a pd-gateway "
                 + "process, through nginx; plus a rate search per target; with small and 200 KB prompts. With --pd: "
                 + "prefill/decode pairs, through pd-gateway against a client running both legs itself.")
 public final class BenchOverheadCommand implements Callable<Integer> {
@@ -123,7 +123,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
                 + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",
                 Runtime.getRuntime().availableProcessors()));
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
-                + "then bisecting; a failing rate is measured twice) whose p99 time to first byte stays within twice "
+                + "then bisecting; a failing rate is measured twice) whose p99 time to the first token stays within twice "
                 + "the reference's (%s) p99 at %.0f req/s (one limit for every target), without errors", searchStart,
                 pd ? PdOverheadBenchmark.CLIENT_LEGS : OverheadBenchmark.DIRECT, rate));
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),

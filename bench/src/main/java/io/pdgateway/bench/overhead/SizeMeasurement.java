@@ -23,9 +23,10 @@ import java.util.SplittableRandom;
 /**
  * One prompt size over a set of targets, the first of which is the reference (the pod itself, or a client running
  * both PD legs itself): a latency comparison at a fixed rate, interleaved in rounds so machine noise hits every target
- * alike, then a rate search per target for the highest rate it answers without an error and with a first-byte p99
- * within one common limit, twice the reference's p99 in that comparison. One limit for every target, because judging
- * each against its own light-load p99 rewards a target for being slow at light load.
+ * alike, then a rate search per target for the highest rate it answers without an error and with a first-token p99
+ * within one common limit, twice the reference's p99 in that comparison (why the first token: {@link OverheadReport}).
+ * One limit for every target, because judging each against its own light-load p99 rewards a target for being slow at
+ * light load.
  */
 final class SizeMeasurement {
     /** Each target gets this much load at the comparison's rate first, unreported: connection pools warm up. */
@@ -75,7 +76,7 @@ final class SizeMeasurement {
                     target.getValue().endpoint().toString(), RunRecording.concat(slices.get(target.getKey())), NO_SLO));
         }
         // Every target is judged against the reference's p99: the limit a user's latency budget would set.
-        double baseline = fixed.get(reference).summary().ttfb().p99();
+        double baseline = fixed.get(reference).summary().ttft().p99();
         Map<String, RateSearch> searches = new LinkedHashMap<>();
         for (String target : targets.keySet()) {
             if (settings.searchSteps() > 0 && baseline > 0) {
@@ -111,8 +112,8 @@ final class SizeMeasurement {
                         "  %s search %.0f req/s ", entry.getKey(), rate.getAsDouble()));
                 RunSummary summary = RunSummary.of(run, NO_SLO);
                 RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
-                        summary.ttfb().p99(), false));
-                out.printf(Locale.ROOT, "    p99 TTFB %.2f ms (limit %.2f), %d errors: %s%n", judged.p99Millis(),
+                        summary.ttft().p99(), false));
+                out.printf(Locale.ROOT, "    p99 TTFT %.2f ms (limit %.2f), %d errors: %s%n", judged.p99Millis(),
                         search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained");
             }
         }

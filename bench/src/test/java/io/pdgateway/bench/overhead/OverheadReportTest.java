@@ -35,7 +35,7 @@ class OverheadReportTest {
     void statesTheCommonLimitOnce_andNoRigWarningWhenDirectIsFastest() {
         String text = OverheadReport.limit(size(1000, 100, 600));
 
-        assertThat(text).contains("TTFB p99 <= 6.000 ms, twice the p99 of direct above").doesNotContain("rig limit");
+        assertThat(text).contains("TTFT p99 <= 6.000 ms, twice the p99 of direct above").doesNotContain("rig limit");
     }
 
     @Test
