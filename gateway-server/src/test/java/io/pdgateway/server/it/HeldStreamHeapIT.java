@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * stop after their first token hold every stream open.
  */
 class HeldStreamHeapIT {
-    private static final int STREAMS = 6;
+    private static final int STREAMS = 12;
     private static final Pattern ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+(\\S+)");
     private static final String EXCHANGE = "io.pdgateway.server.exchange.Exchange";
 
@@ -62,13 +62,16 @@ class HeldStreamHeapIT {
                     "io.pdgateway.server.front.OpenAiRequest", // the client's body
                     "io.pdgateway.engine.LegRequest", // the plan's input: body, tree and pods
                     "io.pdgateway.server.front.BodyReader", // kept by the client request's handlers
-                    "io.pdgateway.server.exchange.PrefillCall", // the prefill leg, answered
-                    "io.pdgateway.core.routing.ScoredPods")) { // the routing's score arrays, behind its explanation
+                    "io.pdgateway.server.exchange.PrefillCall")) { // the prefill leg, answered
                 if (live.containsKey(name)) {
                     unneeded.put(name, live.get(name));
                 }
             }
             assertThat(unneeded).as("live objects that no held stream needs any more").isEmpty();
+            // The routing's score arrays, behind the decision's explanation: two per stream when the attempt kept them
+            // (fewer than one per stream leaves room for buffers that routing may keep for reuse).
+            assertThat(live.getOrDefault("io.pdgateway.core.routing.ScoredPods", 0L)).as("routing score tables")
+                    .isLessThan(STREAMS);
             // The decode legs' requests still run; the prefill legs' finished ones are gone. A scrape of a pod's
             // /metrics may be in flight at the moment of the count.
             assertThat(live.getOrDefault("io.vertx.core.http.impl.HttpClientRequestImpl", 0L))
