@@ -1,10 +1,14 @@
 package io.pdgateway.server.exchange;
 
+import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.session.Routed;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
+import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.trace.LegTrace;
 import io.pdgateway.server.upstream.Reservation;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One try at serving a request on one decision: its lease on the ledgers, its legs, their plan and the decode
@@ -14,6 +18,7 @@ import io.pdgateway.server.upstream.Reservation;
 final class Attempt {
     final Routed routed;
     final LegAborter aborter;
+    private final GatewayMetrics metrics;
     LegRequest legRequest;
     LegPlan plan;
     PrefillCall prefillCall;
@@ -27,10 +32,43 @@ final class Attempt {
     private boolean over;
     /** The error.type of a leg span whose request ended (or was retried) while the leg still ran. */
     static final String ABANDONED = "abandoned";
+    private static final Supplier<String> EXPLAINED_WHEN_ROUTED = () -> "explained when it was routed";
 
-    Attempt(Routed routed, LegAborter aborter) {
-        this.routed = routed;
-        this.aborter = aborter;
+    Attempt(Routed routed, Upstreams up, String requestId) {
+        this.routed = unexplained(routed);
+        this.aborter = new LegAborter(up, routed.admission().knobs(), requestId);
+        this.metrics = up.metrics();
+    }
+
+    /**
+     * The decision without its explanation. Its reason and score table are read when it is made (the x-pd-decision
+     * header, the route span, a refusal's body) and never by an attempt, but their suppliers hold the routing's score
+     * arrays: about half a kilobyte of every held stream (issue 16).
+     */
+    private static Routed unexplained(Routed routed) {
+        RouteDecision d = routed.decision();
+        RouteDecision kept = new RouteDecision(d.kind(), d.prefill(), d.target(), d.verdict(), d.strategy(), d.step(),
+                EXPLAINED_WHEN_ROUTED, Map::of);
+        return new Routed(kept, routed.lease(), routed.admission(), routed.features(), routed.requestId(),
+                routed.routingNanos());
+    }
+
+    /**
+     * Once its decode is sent and its prefill is over (answered, or failed with the answer already streaming), neither a
+     * leg nor a retry can be built any more: the client's body goes, with the plan's leg bodies and the finished
+     * prefill call, and a held stream keeps only what ending it needs (the abort calls and the decode leg). A given-up
+     * attempt releases nothing: the next one is built from the body.
+     */
+    void legsOut(ClientBody body) {
+        if (over || decodeLeg == null || (prefillCall != null && prefillCall.running())) {
+            return;
+        }
+        body.release();
+        legRequest = null;
+        if (plan != null) {
+            plan = new LegPlan(plan.schedule(), null, null, plan.prefillAbort(), plan.decodeAbort());
+        }
+        prefillCall = null; // settled, and its leg finished or already aborted: nothing left to stop
     }
 
     /** Given up (retried elsewhere) or the request ended: its handlers do nothing from now on. */
@@ -39,13 +77,13 @@ final class Attempt {
     }
 
     /**
-     * Ends the attempt: stops its watchdog, aborts every leg still running when it failed, gives back the connection
-     * slots no leg took, and releases its lease.
+     * Ends the attempt: stops its watchdog, aborts every leg still running when it failed (a prefill it stops waiting
+     * for counts as context_canceled), gives back the connection slots no leg took, and releases its lease.
      * Idempotent.
      *
      * @param failed the request failed, was cancelled, or is being retried: no running leg has anyone to answer
      */
-    void end(boolean failed, Runnable prefillCancelled) {
+    void end(boolean failed) {
         if (over) {
             return;
         }
@@ -59,7 +97,7 @@ final class Attempt {
         if (failed) {
             if (prefillCall != null && prefillCall.running()) {
                 prefillCall.cancel();
-                prefillCancelled.run();
+                metrics.prefillFailed("context_canceled", 499);
             }
             aborter.abort(prefillCall == null ? null : prefillCall.leg(), plan == null ? null : plan.prefillAbort());
             aborter.abort(decodeLeg, plan == null ? null : plan.decodeAbort());

@@ -49,9 +49,10 @@ public final class Exchange {
     private final Upstreams up;
     private final RoutingSession session;
     private final HttpServerResponse out;
-    private final OpenAiRequest request;
+    private final String model;
+    private final boolean stream;
+    private final ClientBody clientBody;
     private final EngineAdapter adapter;
-    private final Object admittedBody;
     private final String requestId;
     private final Context context;
     private final ClientAnswer answer;
@@ -77,9 +78,10 @@ public final class Exchange {
         this.up = up;
         this.session = session;
         this.out = client.response();
-        this.request = request;
+        this.model = request.model();
+        this.stream = request.stream();
+        this.clientBody = new ClientBody(request, admittedBody);
         this.adapter = adapter;
-        this.admittedBody = admittedBody;
         this.requestId = routed.requestId();
         this.context = Vertx.currentContext();
         this.answer = new ClientAnswer(out);
@@ -87,16 +89,12 @@ public final class Exchange {
         this.retry = new PrefillRetryPolicy(up.settings().front().prefillRetry());
         this.showDecision = showDecision;
         this.trace = trace;
-        this.attempt = newAttempt(routed);
+        this.attempt = new Attempt(routed, up, requestId);
     }
 
     public void start() {
         out.closeHandler(v -> finish(Ending.CLIENT_CANCEL, 499));
         run(attempt);
-    }
-
-    private Attempt newAttempt(Routed routed) {
-        return new Attempt(routed, new LegAborter(up, routed.admission().knobs(), requestId));
     }
 
     /** Runs the legs of an attempt's decision, once its pods have a connection for it (or refuses it, 503). */
@@ -115,14 +113,14 @@ public final class Exchange {
 
     private void runOnSlots(Attempt a) {
         RouteDecision decision = a.routed.decision();
-        up.metrics().routed(request.model(), decision);
+        up.metrics().routed(model, decision);
         out.putHeader(SpecHeaders.TARGET_POD, decision.target().name());
         if (!decision.isPd()) {
             out.headers().remove(SpecHeaders.PREFILL_TARGET_POD);
-            a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.standard(up.settings().upstream()), request.stream(),
+            a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.standard(up.settings().upstream()), stream,
                     why -> watchdogFired(a, why));
             a.watchdog.start(); // a standard pod owes the answer from the moment it is asked
-            sendDecode(a, request.raw());
+            sendDecode(a, clientBody.request().raw());
             return;
         }
         out.putHeader(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
@@ -133,8 +131,9 @@ public final class Exchange {
             return;
         }
         a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.decode(a.routed.admission().knobs(),
-                up.settings().upstream()), request.stream(), why -> watchdogFired(a, why));
-        LegRequest legs = new LegRequest(request.path(), request.raw(), request.body(), admittedBody,
+                up.settings().upstream()), stream, why -> watchdogFired(a, why));
+        OpenAiRequest request = clientBody.request();
+        LegRequest legs = new LegRequest(request.path(), request.raw(), request.body(), clientBody.admitted(),
                 decision.prefill(), decision.target(), up.settings().engines().kvConnectorType(), requestId, null);
         if (adapter.prerequisite() == null) {
             runLegs(a, legs);
@@ -206,6 +205,7 @@ public final class Exchange {
             sendDecode(a, decodeBody);
         }
         a.watchdog.start(); // the prefill succeeded: from now on the decode pod owes the answer
+        a.legsOut(clientBody);
     }
 
     private void prefillFailed(Attempt a, LegFailure failure) {
@@ -222,6 +222,7 @@ public final class Exchange {
         }
         if (answer.started()) {
             // The decode already streams to the client: it got its KV, so its answer stands.
+            a.legsOut(clientBody);
             return;
         }
         if (retry.allows(failure, answer.started()) && retriedElsewhere(a, failure)) {
@@ -241,23 +242,23 @@ public final class Exchange {
      * once. False when nothing else can serve the request: then this attempt's failure is the answer.
      */
     private boolean retriedElsewhere(Attempt failed, LegFailure failure) {
-        failed.end(true, this::prefillCancelled);
+        failed.end(true);
         Routed next = session.reroute(failed.routed);
-        up.metrics().routingTime(request.model(), next.routingNanos());
+        up.metrics().routingTime(model, next.routingNanos());
         RouteDecision decision = next.decision();
         if (!decision.verdict().routed()) {
             LOG.info("request {}: no other pod to retry the prefill on ({})", requestId, decision.reason());
             return false;
         }
         retry.taken();
-        up.metrics().prefillRetried(request.model(), failure.metricStatus(), failure.metricCode(), decision.isPd());
+        up.metrics().prefillRetried(model, failure.metricStatus(), failure.metricCode(), decision.isPd());
         LOG.info("request {}: prefill on {} failed ({}), retrying on {}", requestId,
                 failed.routed.decision().prefill().id(), failure.metricCode(), decision.isPd()
                         ? decision.prefill().id() + " + " + decision.target().id() : decision.target().id());
         if (showDecision) {
             DecisionHeader.show(out, decision);
         }
-        attempt = newAttempt(next);
+        attempt = new Attempt(next, up, requestId);
         run(attempt);
         return true;
     }
@@ -279,7 +280,9 @@ public final class Exchange {
                     fail(Ending.UPSTREAM_UNREACHABLE, 502, (a.routed.decision().isPd() ? "decode" : "target") + " pod "
                             + leg.pod().name() + " unreachable: " + err.getMessage(), null);
                 });
+        a.legsOut(clientBody);
     }
+
 
     /** Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). */
     private void relay(Attempt a, UpstreamLeg leg, HttpClientResponse response) {
@@ -320,8 +323,8 @@ public final class Exchange {
             int status = response.statusCode();
             a.decodeTrace.answered(status);
             if (status >= 200 && status < 300) {
-                up.metrics().success(request.model(), leg.pod().name());
-                phases.report(up.metrics().phases(request.model(), GatewayMetrics.route(a.routed.decision())),
+                up.metrics().success(model, leg.pod().name());
+                phases.report(up.metrics().phases(model, GatewayMetrics.route(a.routed.decision())),
                         System.nanoTime());
                 finish(null, status);
             } else {
@@ -373,10 +376,6 @@ public final class Exchange {
         answer.error(ending.error(status, message, header));
     }
 
-    private void prefillCancelled() {
-        up.metrics().prefillFailed("context_canceled", 499);
-    }
-
     /**
      * The single end of every request: ends the current attempt (releasing its lease) and counts the outcome;
      * {@code ending} null is success. Callers finish before they write the client's last bytes: over HTTP/2 ending the
@@ -388,11 +387,11 @@ public final class Exchange {
             return;
         }
         done = true;
-        attempt.end(ending != null, this::prefillCancelled);
+        attempt.end(ending != null);
         trace.end(statusCode, ending == null ? null : ending.metricStatus());
         up.metrics().requestEnded();
         if (ending != null) {
-            up.metrics().failure(request.model(), ending.metricStatus(), statusCode,
+            up.metrics().failure(model, ending.metricStatus(), statusCode,
                     attempt.routed.decision().target().name());
         }
     }

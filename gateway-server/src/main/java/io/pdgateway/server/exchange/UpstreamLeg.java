@@ -13,6 +13,11 @@ import io.vertx.core.internal.buffer.BufferInternal;
 /**
  * One HTTP request from the gateway to a pod (a prefill, decode or single leg), and whether it still runs there.
  * Used on its exchange's event loop only.
+ *
+ * <p>The leg keeps its Vert.x request only while it may have to be stopped: once it finished or was reset it lets go
+ * of it. A prefill leg lives as long as its request's attempt, and its finished HTTP request held the response, its
+ * headers and body buffer, the pool lease and Vert.x's per-request context: about 4 KB of every held stream's heap
+ * (issue 16, {@code bench streams --class-histogram}).
  */
 public final class UpstreamLeg {
     private enum State { RUNNING, FINISHED, ABANDONED }
@@ -82,6 +87,7 @@ public final class UpstreamLeg {
     void finished() {
         if (state == State.RUNNING) {
             state = State.FINISHED;
+            request = null;
         }
     }
 
@@ -98,6 +104,7 @@ public final class UpstreamLeg {
     void reset() {
         if (request != null) {
             request.reset();
+            request = null;
         }
     }
 }

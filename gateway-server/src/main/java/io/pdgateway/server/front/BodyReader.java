@@ -29,7 +29,8 @@ final class BodyReader {
     private final HttpServerRequest req;
     private final int limit;
     private final Consumer<String> rejected;
-    private final Buffer body;
+    /** The bytes so far; null once settled (the request's handlers keep this reader for the stream's whole life). */
+    private Buffer body;
     private long timer = -1;
     private boolean settled;
 
@@ -70,8 +71,12 @@ final class BodyReader {
         });
         req.endHandler(v -> {
             if (!reader.settled) {
+                byte[] bytes = reader.bytes();
                 reader.settle();
-                onBody.accept(reader.bytes());
+                // The request keeps its handlers for the stream's whole life, and with them this reader.
+                req.handler(null);
+                req.endHandler(null);
+                onBody.accept(bytes);
             }
         });
     }
@@ -102,6 +107,7 @@ final class BodyReader {
 
     private void settle() {
         settled = true;
+        body = null;
         if (timer >= 0) {
             vertx.cancelTimer(timer);
         }

@@ -1,0 +1,42 @@
+package io.pdgateway.server.exchange;
+
+import io.pdgateway.server.front.OpenAiRequest;
+
+/**
+ * The client's body as an exchange's legs are built from it: the request (its bytes, and its tree once a PD plan parsed
+ * it) and what the engine adapter's admission parsed of it. Kept only while another leg or another attempt may still be
+ * built from them; a held stream then needs none of it, and 10,000 held streams kept each its body, its tree and the
+ * plan's leg bodies (issue 16). On the exchange's event loop only.
+ */
+final class ClientBody {
+    private OpenAiRequest request;
+    private Object admitted;
+
+    /** @param admitted what the adapter's admission parsed of the body, or null */
+    ClientBody(OpenAiRequest request, Object admitted) {
+        this.request = request;
+        this.admitted = admitted;
+    }
+
+    /** The request; only while {@link #held()}. */
+    OpenAiRequest request() {
+        if (request == null) {
+            throw new IllegalStateException("the client's body was released: no leg is built from it any more");
+        }
+        return request;
+    }
+
+    Object admitted() {
+        return admitted;
+    }
+
+    boolean held() {
+        return request != null;
+    }
+
+    /** No leg will be built from the body any more: let it go. */
+    void release() {
+        request = null;
+        admitted = null;
+    }
+}
