@@ -174,6 +174,11 @@ public final class ClusterLoad implements LoadView {
     }
 
     @Override
+    public double prefillModelError(Pod pod) {
+        return prefillModels == null ? Double.NaN : prefillModels.error(pod.id());
+    }
+
+    @Override
     public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
         return prefillModels == null ? Double.NaN : prefillModels.computeMillis(pod, uncached, cached, nowNanos);
     }

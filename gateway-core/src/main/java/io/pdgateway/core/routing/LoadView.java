@@ -40,6 +40,14 @@ public interface LoadView {
         return Double.NaN;
     }
 
+    /**
+     * predicted_ttft: the pod's prefill model's mean relative error over its recent legs (0.05 is 5 %); NaN before its
+     * first answered leg or when unknown.
+     */
+    default double prefillModelError(Pod pod) {
+        return Double.NaN;
+    }
+
     /** predicted_ttft: the pod's own compute of such a prefill, without the queue, in milliseconds; NaN when unknown. */
     default double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
         return Double.NaN;

@@ -21,6 +21,7 @@ public final class FixedLoad implements LoadView {
     private final Set<String> ejected = new HashSet<>();
     private final Map<String, double[]> prefillModels = new HashMap<>();
     private final Map<Long, Double> prefixRequests = new HashMap<>();
+    private final Map<String, Double> prefillErrors = new HashMap<>();
 
     /**
      * predicted_ttft: {@code requests} recent requests carried the first {@code blocks} blocks of the tables' prompt
@@ -55,6 +56,17 @@ public final class FixedLoad implements LoadView {
     public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
         double[] m = prefillModels.get(pod.name());
         return m == null ? Double.NaN : m[1] + m[2] * uncached;
+    }
+
+    /** predicted_ttft: the pod's prefill model's mean relative error (0.05 is 5 %); NaN when unset. */
+    public FixedLoad prefillError(String pod, double error) {
+        prefillErrors.put(pod, error);
+        return this;
+    }
+
+    @Override
+    public double prefillModelError(Pod pod) {
+        return prefillErrors.getOrDefault(pod.name(), Double.NaN);
     }
 
     /** Outlier detection took the pod out. */

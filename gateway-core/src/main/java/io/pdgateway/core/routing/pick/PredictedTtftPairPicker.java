@@ -30,7 +30,9 @@ import java.util.function.ToDoubleFunction;
  * request after request to the 1P1D pairs whose prefill was quickest and their decode pods ran large batches
  * (routing-sim, 1,000 pods: TPOT p50 17 ms against 7 ms); counting the answer balances them, but where prefill queues
  * set the limit it trades first tokens for tokens that matter less (a sixth of the prefix-heavy mix's sustainable
- * rate), so it is opt-in. Pairs whose decode pod is over a limit are taken only when no pair is under them.
+ * rate), so it is opt-in. Pairs whose decode pod is over a limit are taken only when no pair is under them. Among
+ * pairs on idle prefill pods, those within the prediction's measured error of the best are equally likely
+ * ({@link #withinError}).
  */
 public final class PredictedTtftPairPicker implements PairPicker {
     public static final String NAME = "predicted-ttft-pair";
@@ -51,6 +53,9 @@ public final class PredictedTtftPairPicker implements PairPicker {
         int ties = 0;
         double[] predicted = new double[rolesets.size()]; // by roleset; NaN where none was predicted
         java.util.Arrays.fill(predicted, Double.NaN);
+        Pod[] prefills = new Pod[rolesets.size()];
+        Pod[] decodes = new Pod[rolesets.size()];
+        boolean[] feasibles = new boolean[rolesets.size()];
         ToDoubleFunction<Pod> decodeUnderLimits = underLimitsScores(context, decode); // once per decision, not roleset
         for (int r = 0; r < rolesets.size(); r++) {
             Roleset roleset = rolesets.get(r);
@@ -69,6 +74,9 @@ public final class PredictedTtftPairPicker implements PairPicker {
             double ttft = prefill.score(p) + decodeMillis(context, d);
             double decodeScore = decode.score(d);
             predicted[r] = ttft;
+            prefills[r] = p;
+            decodes[r] = d;
+            feasibles[r] = feasible;
             int order = compare(feasible, ttft, decodeScore, bestFeasible, bestTtft, bestDecodeScore);
             if (bestPrefill == null || order < 0) {
                 bestPrefill = p;
@@ -86,15 +94,49 @@ public final class PredictedTtftPairPicker implements PairPicker {
             return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, Strategy.PD, Step.NO_CANDIDATE,
                     "no roleset has a scored prefill and decode pod");
         }
+        int within = withinError(context, predicted, feasibles, bestFeasible, bestTtft, bestPrefill, prefills);
+        if (within >= 0) {
+            bestPrefill = prefills[within];
+            bestDecode = decodes[within];
+        }
         Pod chosenPrefill = bestPrefill;
         Pod chosenDecode = bestDecode;
-        double ttft = bestTtft;
+        double ttft = within >= 0 ? predicted[within] : bestTtft;
         boolean withinLimits = bestFeasible;
         return RouteDecision.pair(chosenPrefill, chosenDecode, Step.FINAL_SCORE,
                 () -> String.format(Locale.ROOT, "roleset %s: predicted first token in %.1f ms (prefill %s, decode %s%s)",
                         chosenPrefill.rolesetName(), ttft, chosenPrefill.name(), chosenDecode.name(),
                         withinLimits ? "" : ", every decode pod over its KV or TPOT limit"),
                 () -> table(rolesets, predicted));
+    }
+
+    /**
+     * When the best pair's prefill pod has no leg of this gateway's in flight: one of the pairs on such idle prefill
+     * pods whose prediction lies within the best's measured error of it (the best prefill pod's mean relative error
+     * times the best prediction), each equally likely; else, or while that error is unknown, -1 (the best stands).
+     * Idle pods' predictions differ only by their fitted models, and that close the models cannot tell them apart:
+     * taking the lowest anyway sent request after request to the pods whose fit happened to be a little quicker
+     * (routing-sim, 1,000 pods behind one shared system prompt: prefill imbalance 2.47, 1.95 with this). Where legs
+     * are queued the difference is work the gateway itself sent there; spreading over the band in that case too cost
+     * the prefix-heavy mix 2.5 % of its sustainable rate.
+     */
+    private static int withinError(RoutingContext context, double[] predicted, boolean[] feasibles,
+            boolean bestFeasible, double bestTtft, Pod bestPrefill, Pod[] prefills) {
+        LoadView load = context.load();
+        double error = load.prefillModelError(bestPrefill);
+        if (!(error > 0) || load.inFlightPrefills(bestPrefill) > 0) {
+            return -1;
+        }
+        double bound = bestTtft * (1 + error);
+        int chosen = -1;
+        int seen = 0;
+        for (int r = 0; r < predicted.length; r++) {
+            if (predicted[r] <= bound && feasibles[r] == bestFeasible && load.inFlightPrefills(prefills[r]) == 0
+                    && context.random().nextInt(++seen) == 0) {
+                chosen = r;
+            }
+        }
+        return chosen;
     }
 
     /** Each roleset's predicted first token, by name: the x-pd-decision score table, built only when read. */

@@ -21,7 +21,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its step for the first token (7.2 + 0.012·B + 4.4e-5·ΣC ms by default), the request's expectedOutputTokens (0 by
  * default; 256 in these rows) each slower by the requests already there, and, times predictedTtftWorkWeight, what it
  * adds to theirs; rows for a busy decode pod outweighing a quicker prefill, the default (its first-token step alone),
- * and the weight on and off. Covers
+ * and the weight on and off. Pairs whose prediction is within the best's measured error of it (the best prefill pod's
+ * mean relative error times the best prediction) are told apart by chance, each equally likely, when their prefill
+ * pods have no leg in flight: rows with the error known, unknown, another pod's, a pair in the band over a decode
+ * limit, a busy prefill pod in the band and a busy best. Covers
  * each of these and empty input. Pods are written "name=score"; names starting with p are prefill pods, with d decode
  * pods. The prompt is 100 tokens.
  */
@@ -97,6 +100,27 @@ class PredictedTtftPairPickerTest {
                 row("work weight zero_only this request's own time", request()
                         .profile(java.util.Map.of("predictedTtftWorkWeight", 0, "expectedOutputTokens", 256))
                         .load(BUSY_D1), Set.of("p1+d1"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=110", "d2=0")),
+                // The best prefill pod's model errs by 5 % on average: rs1 predicts 47.2 ms, so rs2 (49.2) is within
+                // 47.2 × 1.05 = 49.6 and as likely; rs3 (52.2) is not. Its decode pod's worse score does not matter.
+                row("within the best's measured error_either", request().load(new FixedLoad().prefillError("p1", 0.05)),
+                        Set.of("p1+d1", "p2+d2"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=42", "d2=5"),
+                        rs("rs3", "p3=45", "d3=0")),
+                // No measured error yet (the pod never answered): the earliest alone.
+                row("error unknown_earliest only", request(), Set.of("p1+d1"), rs("rs1", "p1=40", "d1=0"),
+                        rs("rs2", "p2=42", "d2=5")),
+                // Only the error of the best's prefill pod counts: p2's does not widen the band around p1.
+                row("other pod's error_earliest only", request().load(new FixedLoad().prefillError("p2", 0.5)),
+                        Set.of("p1+d1"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=42", "d2=5")),
+                // rs2 is within the band but its decode pod is over the KV limit: not a candidate while rs1 is under.
+                row("within the error but over a limit_skipped", request().load(new FixedLoad().prefillError("p1", 0.05)
+                        .kv("d2", 0.99)), Set.of("p1+d1"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=42", "d2=0")),
+                // p2 is within the band but computing a leg the gateway sent: its prediction counts that, not chance.
+                row("within the error but its prefill busy_skipped", request().load(new FixedLoad()
+                        .prefillError("p1", 0.05).prefilling("p2", 1)), Set.of("p1+d1"), rs("rs1", "p1=40", "d1=0"),
+                        rs("rs2", "p2=42", "d2=0")),
+                // The best's own prefill pod is busy: the best stands, as without a band.
+                row("best prefill busy_no band", request().load(new FixedLoad().prefillError("p1", 0.05)
+                        .prefilling("p1", 1)), Set.of("p1+d1"), rs("rs1", "p1=40", "d1=0"), rs("rs2", "p2=42", "d2=0")),
                 // Equal in everything: either pair.
                 row("exact tie_either", request(), Set.of("p1+d1", "p2+d2"), rs("rs1", "p1=40", "d1=2"),
                         rs("rs2", "p2=40", "d2=2")));
