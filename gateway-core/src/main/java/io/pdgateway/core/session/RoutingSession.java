@@ -212,7 +212,7 @@ public final class RoutingSession {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
             }
             PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,
-                    settings.prefixCacheBlockTokens());
+                    settings.prefixCacheBlockTokens(), lane.prefixMatch);
             RoutingContext context = new RoutingContext(request, model, load, prefix, lane.random,
                     settings.stddevFactor(), bucketServe == null ? BucketPlan.EMPTY : bucketServe.plan());
             decision = decider.route(context);
