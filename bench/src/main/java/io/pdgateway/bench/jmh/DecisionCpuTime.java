@@ -20,7 +20,8 @@ import java.util.SplittableRandom;
  * The CPU time of one decision, {@link RoutingDecisionBenchmark}'s exactly (same model, load and prompts), read from
  * the thread's CPU clock around each decision. On a machine others are using, JMH's wall-clock samples include the time
  * the benchmark thread waited for a core, which can dwarf a decision; CPU time does not (cache misses caused by the
- * neighbours still count). A companion to JMH, not a replacement: run both and say which is which.
+ * neighbours still count). A companion to JMH, not a replacement: run both and say which is which. Its last column is
+ * the bytes the thread allocated per measured decision, JMH's {@code gc.alloc.rate.norm} without a JMH run.
  *
  * <p>{@code java -cp bench/target/benchmarks.jar io.pdgateway.bench.jmh.DecisionCpuTime [pods=512,4096]
  * [policies=a/b,...] [promptTokens=1000,8000] [decisions=20000] [warmup=20000]}

@@ -128,6 +128,28 @@ class CacheModelTest {
         }
     }
 
+    /** A reused match is refilled whole: what the last lookup found (more pods, another prompt) is gone. */
+    @Test
+    void reusableMatch_refilled_keepsNothingOfTheLastLookup() {
+        long[] system = prompt(4, 7);
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Pod pod = pod("s" + i).build();
+            pods.add(pod);
+            model.release(model.hold(pod, system, 1000));
+        }
+        long[] other = prompt(6, 8);
+        model.release(model.hold(p1, other, 1000));
+        PrefixMatch reuse = PrefixMatch.reusable();
+        assertThat(model.match(system, pods, 16, reuse)).isSameAs(reuse);
+        assertThat(reuse.blocks(pods.get(3))).isEqualTo(4);
+        assertThat(model.match(other, List.of(p1, pods.get(3)), 16, reuse)).isSameAs(reuse);
+        assertThat(reuse.blocks(p1)).isEqualTo(6);
+        assertThat(reuse.blocks(pods.get(3))).as("held the last prompt, not this one").isZero();
+        assertThat(reuse.promptBlocks()).isEqualTo(6);
+        assertThat(model.match(prompt(3, 9), pods, 16, reuse)).as("held nowhere").isSameAs(PrefixMatch.NONE);
+    }
+
     /** A plain engine: per pod, free blocks in LRU order and referenced blocks with counts. */
     private static final class ScriptedEngine {
         final Map<String, LinkedHashMap<Long, Boolean>> free = new HashMap<>();
