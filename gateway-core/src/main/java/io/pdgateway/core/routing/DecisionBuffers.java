@@ -51,7 +51,9 @@ public final class DecisionBuffers {
         }
     }
 
-    /** An empty list for this use (the one kept for it, cleared: its capacity stays, so filling it allocates nothing). */
+    /**
+     * An empty list for this use: the one kept for it, cleared (its capacity stays, so filling it allocates nothing).
+     */
     public List<Pod> pods(Use use) {
         List<Pod> kept = pods.get(use.ordinal());
         kept.clear();

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A model's working arrays: the same array again for the same use and length (nothing allocated from one decision to
- * the next, two lengths per use), never one array for two uses (stages of one decision cannot overwrite each other's), exactly the length
- * asked for (stages loop over the whole array), and fresh arrays for a load view without buffers.
+ * the next, two lengths per use), never one array for two uses (stages of one decision cannot overwrite each other's),
+ * exactly the length asked for (stages loop over the whole array), fresh arrays for a load view without buffers, and
+ * scores from them only when the decision's score table will not be read.
  */
 class DecisionBuffersTest {
     private final DecisionBuffers buffers = new DecisionBuffers();

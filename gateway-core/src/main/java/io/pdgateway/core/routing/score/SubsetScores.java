@@ -49,7 +49,10 @@ final class SubsetScores {
         return scores == Use.PREFILL_SUBSET_SCORES ? Use.PREFILL_KEPT_PODS : Use.DECODE_WARM_PODS;
     }
 
-    /** As {@link #of(Scorer, RoutingContext, List, boolean[], double[], Use)}, with one score for every candidate not kept. */
+    /**
+     * As {@link #of(Scorer, RoutingContext, List, boolean[], double[], Use)}, with one score for every candidate not
+     * kept.
+     */
     static double[] of(Scorer inner, RoutingContext context, List<Pod> candidates, boolean[] keep, double other,
             Use use) {
         int keptCount = 0;
