@@ -121,12 +121,8 @@ public final class CacheModel {
         }
         PodCache cache = cacheOf(pod.id(), pod.address(), capacityBlocks);
         int[] nodes = cache.add(hashes, hashes.length, true, false, counter);
-        int[] generations = new int[nodes.length];
-        for (int i = 0; i < nodes.length; i++) {
-            generations[i] = cache.generationOf(nodes[i]);
-        }
         cache.evictOverflow(counter);
-        return new CacheHold(cache, nodes, generations);
+        return new CacheHold(cache, nodes);
     }
 
     /** The request ended: its blocks stay cached, now free and most recent. Idempotent. */
@@ -138,7 +134,7 @@ public final class CacheModel {
         if (pods.get(hold.pod.podId) != hold.pod) {
             return; // the pod left (or was re-created) since
         }
-        hold.pod.release(hold.nodes, hold.generations, counter);
+        hold.pod.release(hold.nodes, counter);
         hold.pod.evictOverflow(counter);
     }
 

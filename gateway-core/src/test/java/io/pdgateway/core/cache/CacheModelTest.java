@@ -128,6 +128,22 @@ class CacheModelTest {
         }
     }
 
+    /**
+     * A hold whose blocks the engine removed meanwhile must leave alone the same blocks held again by a later request:
+     * releasing it must not free the later request's blocks for eviction.
+     */
+    @Test
+    void staleHold_releasesNothingOfTheRequestNowOnItsNodes() {
+        long[] prompt = prompt(4, 7);
+        CacheHold first = model.hold(p1, prompt, 4);
+        model.removed(p1.id(), prompt); // the engine evicted them while the first request still ran
+        CacheHold second = model.hold(p1, prompt, 4); // the same blocks again, for another request
+        model.release(first);
+        model.release(model.hold(p1, prompt(4, 8), 4)); // over capacity: only free blocks may be evicted
+        assertThat(matched(prompt, p1)).as("the second request's blocks are still referenced").isEqualTo(4);
+        model.release(second);
+    }
+
     /** A reused match is refilled whole: what the last lookup found (more pods, another prompt) is gone. */
     @Test
     void reusableMatch_refilled_keepsNothingOfTheLastLookup() {
