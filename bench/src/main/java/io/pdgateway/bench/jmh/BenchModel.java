@@ -6,6 +6,7 @@ import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.PodRole;
 import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
+import io.pdgateway.core.session.PromptNeeds;
 import io.pdgateway.core.session.RoutingSession;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -30,6 +31,8 @@ final class BenchModel {
     final List<Pod> pods = new ArrayList<>();
     final Map<String, PodMetrics> metrics;
     private final int promptTokens;
+    /** What the admission measures in a prompt (set by {@link #warm}, from the admission the benchmark routes with). */
+    private PromptNeeds needs = new PromptNeeds(false, true);
 
     /** @param metrics where the pods' engine metrics go (shared by every model of a session) */
     BenchModel(String name, int podCount, int promptTokens, SplittableRandom seed, Map<String, PodMetrics> metrics) {
@@ -51,6 +54,7 @@ final class BenchModel {
      * the conversations, so requests counts, token charges and the prefix-cache view look like a live model's.
      */
     void warm(RoutingSession session, Admission admission) {
+        needs = admission.needs();
         for (int i = 0; i < pods.size(); i++) {
             session.route(admission, earlierTurn(i % CONVERSATIONS), "warm-" + i, null);
         }
@@ -76,8 +80,12 @@ final class BenchModel {
         return fill("conversation " + conversation + " so far. ", promptTokens * 4 * 65 / 100);
     }
 
+    /**
+     * The prompt measured as the server's {@code PromptMeasurer} measures it for these needs: hashed into prefix blocks
+     * only when the policy reads the prefix cache (so the load-only policies neither walk nor hold the cache).
+     */
     private PromptFeatures features(String text) {
-        long[] hashes = hash(text);
+        long[] hashes = needs.blockHashes() ? hash(text) : null;
         int tokens = text.getBytes(StandardCharsets.UTF_8).length / 4;
         return new PromptFeatures(tokens, hashes, tokens + 200);
     }

@@ -1,5 +1,6 @@
 package io.pdgateway.bench.jmh;
 
+import com.sun.management.ThreadMXBean;
 import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.PodMetrics;
@@ -9,7 +10,6 @@ import io.pdgateway.core.session.Routed;
 import io.pdgateway.core.session.RoutingSession;
 import io.pdgateway.core.session.SessionClock;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
@@ -20,7 +20,8 @@ import java.util.SplittableRandom;
  * The CPU time of one decision, {@link RoutingDecisionBenchmark}'s exactly (same model, load and prompts), read from
  * the thread's CPU clock around each decision. On a machine others are using, JMH's wall-clock samples include the time
  * the benchmark thread waited for a core, which can dwarf a decision; CPU time does not (cache misses caused by the
- * neighbours still count). A companion to JMH, not a replacement: run both and say which is which.
+ * neighbours still count). A companion to JMH, not a replacement: run both and say which is which. Its last column is
+ * the bytes the thread allocated per measured decision, JMH's {@code gc.alloc.rate.norm} without a JMH run.
  *
  * <p>{@code java -cp bench/target/benchmarks.jar io.pdgateway.bench.jmh.DecisionCpuTime [pods=512,4096]
  * [policies=a/b,...] [promptTokens=1000,8000] [decisions=20000] [warmup=20000]}
@@ -37,25 +38,35 @@ public final class DecisionCpuTime {
             String[] kv = arg.split("=", 2);
             options.put(kv[0], kv[1]);
         }
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf(Locale.ROOT, "%5s %-30s %6s %9s %9s %9s %9s%n", "pods", "policies", "prompt", "mean µs",
-                "p50 µs", "p99 µs", "p99.9 µs");
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        System.out.printf(Locale.ROOT, "%5s %-30s %6s %9s %9s %9s %9s %10s%n", "pods", "policies", "prompt", "mean µs",
+                "p50 µs", "p99 µs", "p99.9 µs", "B/decision");
         for (String pods : options.get("pods").split(",")) {
             for (String policies : options.get("policies").split(",")) {
                 for (String prompt : options.get("promptTokens").split(",")) {
-                    long[] cpu = run(threads, Integer.parseInt(pods), policies, Integer.parseInt(prompt),
-                            Integer.parseInt(options.get("warmup")), Integer.parseInt(options.get("decisions")));
+                    int decisions = Integer.parseInt(options.get("decisions"));
+                    long[] cpu = new long[decisions + 1];
+                    run(threads, Integer.parseInt(pods), policies, Integer.parseInt(prompt),
+                            Integer.parseInt(options.get("warmup")), cpu);
+                    long allocated = cpu[decisions];
+                    cpu = Arrays.copyOf(cpu, decisions);
                     Arrays.sort(cpu);
-                    System.out.printf(Locale.ROOT, "%5s %-30s %6s %9.1f %9.1f %9.1f %9.1f%n", pods, policies, prompt,
-                            Arrays.stream(cpu).average().orElse(0) / 1e3, cpu[cpu.length / 2] / 1e3,
-                            cpu[(int) (cpu.length * 0.99)] / 1e3, cpu[(int) (cpu.length * 0.999)] / 1e3);
+                    System.out.printf(Locale.ROOT, "%5s %-30s %6s %9.1f %9.1f %9.1f %9.1f %10d%n", pods, policies,
+                            prompt, Arrays.stream(cpu).average().orElse(0) / 1e3, cpu[cpu.length / 2] / 1e3,
+                            cpu[(int) (cpu.length * 0.99)] / 1e3, cpu[(int) (cpu.length * 0.999)] / 1e3,
+                            allocated / decisions);
                 }
             }
         }
     }
 
-    private static long[] run(ThreadMXBean threads, int pods, String policies, int promptTokens, int warmup,
-            int decisions) {
+    /**
+     * Fills {@code cpu[0..n-1]} with each decision's CPU nanoseconds and {@code cpu[n]} with the bytes the thread
+     * allocated over all n (the thread's allocation counter, which counts what escape analysis left; with too short a
+     * warm-up for C2 to compile the decision it counts more than a compiled decision allocates).
+     */
+    private static void run(ThreadMXBean threads, int pods, String policies, int promptTokens, int warmup,
+            long[] cpu) {
         Map<String, PodMetrics> metrics = new HashMap<>();
         BenchModel model = new BenchModel("m", pods, promptTokens, new SplittableRandom(42), metrics);
         ClusterSnapshot snapshot = ClusterSnapshot.of(model.pods);
@@ -70,13 +81,14 @@ public final class DecisionCpuTime {
         for (int i = 0; i < warmup; i++) {
             decide(session, admission, features);
         }
-        long[] cpu = new long[decisions];
+        int decisions = cpu.length - 1;
+        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
         for (int i = 0; i < decisions; i++) {
             long start = threads.getCurrentThreadCpuTime();
             decide(session, admission, features);
             cpu[i] = threads.getCurrentThreadCpuTime() - start;
         }
-        return cpu;
+        cpu[decisions] = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
     }
 
     private static Routed decide(RoutingSession session, Admission admission, PromptFeatures features) {

@@ -29,8 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * the charge and the prefix-cache hold under the model's lock) and the release of its lease, over a model of N pods in
  * N/2 rolesets with live-looking load: one earlier request in flight per pod, random engine metrics, and prefix-cache
  * views holding earlier turns of 64 conversations behind one shared system prompt ({@link BenchModel}). The request is
- * a 1,000- or 8,000-token prompt continuing one of those conversations. Sampled, so the report has percentiles: the
- * acceptance figure is p99.
+ * a 1,000- or 8,000-token prompt continuing one of those conversations, measured as the server measures it for the
+ * admission's needs (hashed into prefix blocks only when the policy reads the prefix cache). The client did not ask
+ * for x-pd-decision, so the decision's scores are the model's working arrays. Sampled, so the report has percentiles:
+ * the acceptance figure is p99.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)

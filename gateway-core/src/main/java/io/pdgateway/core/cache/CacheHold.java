@@ -6,16 +6,15 @@ package io.pdgateway.core.cache;
  * twice, or after the pod left, does nothing.
  */
 public final class CacheHold {
-    static final CacheHold NONE = new CacheHold(null, new int[0], new int[0]);
+    static final CacheHold NONE = new CacheHold(null, new int[0]);
 
     final PodCache pod;
+    /** The blocks' nodes: they stay this hold's until released (see {@link PodCache}'s orphaned nodes). */
     final int[] nodes;
-    final int[] generations;
     boolean released;
 
-    CacheHold(PodCache pod, int[] nodes, int[] generations) {
+    CacheHold(PodCache pod, int[] nodes) {
         this.pod = pod;
         this.nodes = nodes;
-        this.generations = generations;
     }
 }

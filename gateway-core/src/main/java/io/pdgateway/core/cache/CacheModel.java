@@ -52,7 +52,15 @@ public final class CacheModel {
     };
 
     /** How many leading blocks of the prompt each candidate holds ({@code blockTokens} tokens each). */
-    public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens) {
+    public PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens) {
+        return match(hashes, candidates, blockTokens, null);
+    }
+
+    /**
+     * As {@link #match(long[], List, int)}, refilling {@code reuse} (a {@link PrefixMatch#reusable()}, or null for a
+     * new match) rather than allocating the table.
+     */
+    public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens, PrefixMatch reuse) {
         if (hashes.length == 0 || holders.get(hashes[0]) <= 0) {
             return PrefixMatch.NONE;
         }
@@ -60,10 +68,10 @@ public final class CacheModel {
         if (alive.length < caches.length) {
             alive = new PodCache[caches.length];
         }
-        return walk(hashes, caches, blockTokens);
+        return walk(hashes, caches, blockTokens, reuse);
     }
 
-    private PrefixMatch walk(long[] hashes, PodCache[] caches, int blockTokens) {
+    private PrefixMatch walk(long[] hashes, PodCache[] caches, int blockTokens, PrefixMatch reuse) {
         int k = 0;
         for (int i = 0; i < caches.length; i++) {
             PodCache cache = caches[i];
@@ -74,7 +82,8 @@ public final class CacheModel {
         if (k == 0) {
             return PrefixMatch.NONE;
         }
-        PrefixMatch match = PrefixMatch.forPods(hashes.length, blockTokens, k);
+        PrefixMatch match = reuse == null ? PrefixMatch.forPods(hashes.length, blockTokens, k)
+                : reuse.refill(hashes.length, blockTokens, k);
         int previous = holders.get(hashes[0]);
         int depth = 1;
         for (int i = 1; i < hashes.length && k > 0; i++) {
@@ -112,12 +121,8 @@ public final class CacheModel {
         }
         PodCache cache = cacheOf(pod.id(), pod.address(), capacityBlocks);
         int[] nodes = cache.add(hashes, hashes.length, true, false, counter);
-        int[] generations = new int[nodes.length];
-        for (int i = 0; i < nodes.length; i++) {
-            generations[i] = cache.generationOf(nodes[i]);
-        }
         cache.evictOverflow(counter);
-        return new CacheHold(cache, nodes, generations);
+        return new CacheHold(cache, nodes);
     }
 
     /** The request ended: its blocks stay cached, now free and most recent. Idempotent. */
@@ -129,7 +134,7 @@ public final class CacheModel {
         if (pods.get(hold.pod.podId) != hold.pod) {
             return; // the pod left (or was re-created) since
         }
-        hold.pod.release(hold.nodes, hold.generations, counter);
+        hold.pod.release(hold.nodes, counter);
         hold.pod.evictOverflow(counter);
     }
 

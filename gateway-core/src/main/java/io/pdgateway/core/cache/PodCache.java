@@ -9,9 +9,12 @@ import java.util.Arrays;
  * are freed deepest first, so a prefix block is always at least as recent as the blocks after it and the cache stays
  * prefix-closed: a pod that holds block i holds blocks 0..i-1 too.
  *
- * <p>Nodes live in parallel primitive arrays indexed by a node number (about 44 bytes per block held, including this
- * pod's hash table), reused through a free list. A node's generation changes when it is freed, so a stale
- * {@link CacheHold} cannot touch a node that now holds another block. Not thread-safe: its {@link CacheModel} guards it.
+ * <p>Nodes live in parallel primitive arrays indexed by a node number (about 40 bytes per block held, including this
+ * pod's hash table), reused through a free list. A block that leaves the view while requests still reference it (an
+ * engine event removed it, or the pod's cache was cleared) leaves its node <em>orphaned</em>: out of the hash table and
+ * the count, but not reused until its last request releases it, so a {@link CacheHold}'s node numbers stay its own
+ * for as long as it holds them and a release can never touch a node that now holds another block. Not thread-safe: its
+ * {@link CacheModel} guards it.
  *
  * <p>Two modes. Modelled (the default): the gateway's own guess, as above, evicting by capacity. Event-fed (while the
  * pod's engine KV-event stream is live): what the engine reported is the truth. Blocks it stored are
@@ -21,6 +24,8 @@ import java.util.Arrays;
  */
 final class PodCache {
     static final int NIL = -1;
+    /** {@link #prev} of an orphaned node (referenced, but no longer in the view); a referenced live node's is NIL. */
+    private static final int ORPHAN = -2;
 
     final String podId;
     final String address;
@@ -30,7 +35,6 @@ final class PodCache {
     private int[] refs = new int[64];
     private int[] prev = new int[64];
     private int[] next = new int[64];
-    private int[] generation = new int[64];
     private boolean[] confirmed = new boolean[64];
     private boolean eventFed;
     private int used;
@@ -115,28 +119,26 @@ final class PodCache {
     }
 
     /**
-     * Releases a request's references, deepest first; nodes freed meanwhile are skipped. Event-fed, a block the engine
-     * never confirmed goes when its last request ends (the engine did not cache it, or its event is still on the way
-     * and will add it again).
+     * Releases a request's references, deepest first; a node orphaned meanwhile (its block removed by an engine event,
+     * or the pod cleared) is reused once its last request lets go. Event-fed, a block the engine never confirmed goes
+     * when its last request ends (the engine did not cache it, or its event is still on the way and will add it again).
      */
-    void release(int[] nodes, int[] generations, BlockCounter onRemoved) {
+    void release(int[] nodes, BlockCounter onRemoved) {
         for (int i = nodes.length - 1; i >= 0; i--) {
             int node = nodes[i];
-            if (node >= used || generation[node] != generations[i] || refs[node] == 0) {
-                continue; // freed meanwhile (evicted by an engine event, or the pod was cleared)
+            if (node >= used || refs[node] == 0) {
+                continue; // not referenced: a release of a hold this cache never made
             }
             if (--refs[node] == 0) {
-                if (eventFed && !confirmed[node]) {
+                if (prev[node] == ORPHAN) {
+                    recycle(node); // already out of the view: only the node goes back
+                } else if (eventFed && !confirmed[node]) {
                     free(node, onRemoved);
                 } else {
                     append(node);
                 }
             }
         }
-    }
-
-    int generationOf(int node) {
-        return generation[node];
     }
 
     /** Evicts least-recent free blocks while the pod is over its capacity; event-fed, the engine's events evict. */
@@ -152,13 +154,9 @@ final class PodCache {
     void remove(long[] hashes, BlockCounter onRemoved) {
         for (long h : hashes) {
             int node = table.get(h);
-            if (node == NIL) {
-                continue;
+            if (node != NIL) {
+                drop(node, onRemoved);
             }
-            if (refs[node] == 0) {
-                unlink(node);
-            }
-            free(node, onRemoved);
         }
     }
 
@@ -166,10 +164,7 @@ final class PodCache {
     void clear(BlockCounter onRemoved) {
         for (int node = 0; node < used; node++) {
             if (isLive(node)) {
-                if (refs[node] == 0) {
-                    unlink(node);
-                }
-                free(node, onRemoved);
+                drop(node, onRemoved);
             }
         }
     }
@@ -199,15 +194,35 @@ final class PodCache {
         return node;
     }
 
+    /** The block leaves the view: a free one's node is reused, a referenced one's is orphaned until released. */
+    private void drop(int node, BlockCounter onRemoved) {
+        if (refs[node] == 0) {
+            unlink(node);
+            free(node, onRemoved);
+        } else {
+            forget(node, onRemoved);
+            prev[node] = ORPHAN;
+        }
+    }
+
     private void free(int node, BlockCounter onRemoved) {
+        forget(node, onRemoved);
+        recycle(node);
+    }
+
+    /** Out of the hash table, the holder counts and the size; the node itself is left as it is. */
+    private void forget(int node, BlockCounter onRemoved) {
         table.remove(hash[node]);
         onRemoved.removed(hash[node]);
+        size--;
+    }
+
+    /** The node onto the free list, for the next block allocated. */
+    private void recycle(int node) {
         refs[node] = 0;
-        generation[node]++;
         prev[node] = NIL;
         next[node] = freeList;
         freeList = node;
-        size--;
     }
 
     /** Makes the node the most recent free block. */
@@ -245,7 +260,6 @@ final class PodCache {
         refs = Arrays.copyOf(refs, length);
         prev = Arrays.copyOf(prev, length);
         next = Arrays.copyOf(next, length);
-        generation = Arrays.copyOf(generation, length);
         confirmed = Arrays.copyOf(confirmed, length);
     }
 

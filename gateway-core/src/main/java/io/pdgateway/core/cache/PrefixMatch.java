@@ -1,21 +1,23 @@
 package io.pdgateway.core.cache;
 
 import io.pdgateway.core.model.Pod;
+import java.util.Arrays;
 
 /**
  * How much of one prompt each pod holds in its prefix cache: the number of leading blocks, and the match percentage
  * the spec's formulas read. Only pods that hold at least the first block are stored (a small open-addressing table
- * keyed by pod id), so a lookup of any other pod is a miss.
+ * keyed by pod id), so a lookup of any other pod is a miss. A match is read-only once made, except a model's
+ * {@link #reusable()} one, which each lookup of that model's decisions refills (under the model's lock).
  */
 public final class PrefixMatch {
     /** No prompt blocks, or nothing cached: every pod matches 0 %. */
     public static final PrefixMatch NONE = new PrefixMatch(0, 0, new String[1], new int[1]);
 
-    private final int promptBlocks;
-    private final int blockTokens;
-    private final String[] podIds;
-    private final int[] blocks;
-    private final int mask;
+    private int promptBlocks;
+    private int blockTokens;
+    private String[] podIds;
+    private int[] blocks;
+    private int mask;
 
     private PrefixMatch(int promptBlocks, int blockTokens, String[] podIds, int[] blocks) {
         this.promptBlocks = promptBlocks;
@@ -27,8 +29,35 @@ public final class PrefixMatch {
 
     /** A table for up to {@code pods} matching pods. */
     static PrefixMatch forPods(int promptBlocks, int blockTokens, int pods) {
-        int capacity = Integer.highestOneBit(Math.max(2, pods * 2 - 1)) << 1;
+        int capacity = capacity(pods);
         return new PrefixMatch(promptBlocks, blockTokens, new String[capacity], new int[capacity]);
+    }
+
+    /**
+     * An empty match to be refilled by each lookup of one model's decisions, instead of a new table per decision
+     * (two arrays of twice the matching pods). Whoever holds it reads it only until the next lookup.
+     */
+    public static PrefixMatch reusable() {
+        return new PrefixMatch(0, 0, new String[2], new int[2]);
+    }
+
+    /** This reusable match emptied for a new prompt and up to {@code pods} matching pods. */
+    PrefixMatch refill(int promptBlocks, int blockTokens, int pods) {
+        int capacity = capacity(pods);
+        if (podIds.length < capacity) {
+            podIds = new String[capacity];
+            blocks = new int[capacity];
+            mask = capacity - 1;
+        } else {
+            Arrays.fill(podIds, null);
+        }
+        this.promptBlocks = promptBlocks;
+        this.blockTokens = blockTokens;
+        return this;
+    }
+
+    private static int capacity(int pods) {
+        return Integer.highestOneBit(Math.max(2, pods * 2 - 1)) << 1;
     }
 
     void put(String podId, int matchedBlocks) {

@@ -30,6 +30,8 @@ public final class ClusterLoad implements LoadView {
     private LedgerRows rows;
     /** The model's reusable working arrays, or null: then stages allocate theirs. */
     private DecisionBuffers buffers;
+    /** Whether the decision's score table will be read, so its scores must be its own arrays, not the buffers. */
+    private boolean keepsScores;
     private PrefixDemand prefixDemand;
     /** The last decode inputs computed in this decision, and for which list (identity). */
     private List<Pod> decodeInputsPods;
@@ -72,6 +74,19 @@ public final class ClusterLoad implements LoadView {
     public ClusterLoad using(DecisionBuffers modelBuffers) {
         this.buffers = modelBuffers;
         return this;
+    }
+
+    /**
+     * This view's decision keeping its scores for its score table (the x-pd-decision header), or not: then the scores
+     * too are the model's working arrays, and the decision's table is empty.
+     */
+    public ClusterLoad keepingScores(boolean keep) {
+        this.keepsScores = keep;
+        return this;
+    }
+
+    boolean keepsScores() {
+        return keepsScores;
     }
 
     /** The model's working arrays, or null. */

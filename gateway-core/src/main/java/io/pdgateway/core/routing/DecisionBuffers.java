@@ -1,11 +1,19 @@
 package io.pdgateway.core.routing;
 
+import io.pdgateway.core.model.Pod;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Working arrays of a model's decisions, reused from one decision to the next instead of allocated per decision
  * (thousands of pods make each a few to tens of kilobytes). A decision asks for an array by its use and exact length
- * and gets the one kept for that use when the length matches, else a new one that is kept from then on. Contents are
- * whatever the last user left: a user writes every element before reading any. Only for arrays that do not outlive the
- * stage that fills them (never a side's scores: the lazily built score table keeps those).
+ * and gets one kept for that use and length, else a new one that is kept from then on. Two lengths are kept per use
+ * (the one used last replaced): a side is often scored whole by one stage and narrowed to a roleset or a pod by the
+ * next, and one kept array would be replaced back and forth every decision. Contents are whatever the last user left:
+ * a user writes every element before reading any.
+ *
+ * <p>A side's scores (and the picker's final scores) are kept by the decision's lazily built score table, so they come
+ * from here only when the decision will not be asked for that table ({@link #scores}, {@link #scoresKept}).
  *
  * <p>Not thread-safe: one per model, used under the model's lock, one decision at a time.
  */
@@ -13,37 +21,81 @@ public final class DecisionBuffers {
     /** What an array is for: two uses never share one, so stages of one decision cannot overwrite each other's. */
     public enum Use {
         DECODE_COUNT, DECODE_THROUGHPUT, DECODE_FREE, DECODE_OBSERVED, DECODE_THROUGHPUT_OBSERVED,
-        PREFILL_INFLIGHT, PREFILL_KEPT, PREFIX_PERCENT, DECODE_RATE, DECODE_WARM, DECODE_COLD, SUBSET_OTHERS
+        PREFILL_INFLIGHT, PREFILL_KEPT, PREFIX_PERCENT, DECODE_RATE, DECODE_WARM, DECODE_COLD, SUBSET_OTHERS,
+        DECODE_DRAIN, DECODE_ALL, PREFILL_HELD, PREFILL_KEPT_PODS, DECODE_WARM_PODS,
+        /** The prefill policy's scores of the pods it was given. */
+        PREFILL_SCORES,
+        /** The prefill side's scores when the stddev skip left pods out (the policy scored the rest). */
+        PREFILL_SUBSET_SCORES,
+        /** The decode policy's scores of the pods it was given. */
+        DECODE_SCORES,
+        /** The decode scores with the NaN retry's fallback filled in. */
+        DECODE_RETRY_SCORES,
+        /** The decode side's scores when the cold start scored new pods apart. */
+        DECODE_SUBSET_SCORES,
+        /** Step 5's score per roleset. */
+        ROLESET_SCORES
     }
 
-    private final double[][] doubles = new double[Use.values().length][];
-    private final boolean[][] flags = new boolean[Use.values().length][];
-    private final int[][] ints = new int[Use.values().length][];
+    private static final int USES = Use.values().length;
+
+    /** Per use, two kept arrays: [2u] the one used last, [2u + 1] the other. */
+    private final double[][] doubles = new double[2 * USES][];
+    private final boolean[][] flags = new boolean[2 * USES][];
+    private final int[][] ints = new int[2 * USES][];
+    private final List<List<Pod>> pods = new ArrayList<>(USES);
+
+    public DecisionBuffers() {
+        for (int u = 0; u < USES; u++) {
+            pods.add(new ArrayList<>());
+        }
+    }
+
+    /**
+     * An empty list for this use: the one kept for it, cleared (its capacity stays, so filling it allocates nothing).
+     */
+    public List<Pod> pods(Use use) {
+        List<Pod> kept = pods.get(use.ordinal());
+        kept.clear();
+        return kept;
+    }
 
     public double[] doubles(Use use, int length) {
-        double[] kept = doubles[use.ordinal()];
-        if (kept == null || kept.length != length) {
-            kept = new double[length];
-            doubles[use.ordinal()] = kept;
+        int at = 2 * use.ordinal();
+        double[] last = doubles[at];
+        if (last != null && last.length == length) {
+            return last;
         }
+        double[] other = doubles[at + 1];
+        double[] kept = other != null && other.length == length ? other : new double[length];
+        doubles[at + 1] = last;
+        doubles[at] = kept;
         return kept;
     }
 
     public boolean[] flags(Use use, int length) {
-        boolean[] kept = flags[use.ordinal()];
-        if (kept == null || kept.length != length) {
-            kept = new boolean[length];
-            flags[use.ordinal()] = kept;
+        int at = 2 * use.ordinal();
+        boolean[] last = flags[at];
+        if (last != null && last.length == length) {
+            return last;
         }
+        boolean[] other = flags[at + 1];
+        boolean[] kept = other != null && other.length == length ? other : new boolean[length];
+        flags[at + 1] = last;
+        flags[at] = kept;
         return kept;
     }
 
     public int[] ints(Use use, int length) {
-        int[] kept = ints[use.ordinal()];
-        if (kept == null || kept.length != length) {
-            kept = new int[length];
-            ints[use.ordinal()] = kept;
+        int at = 2 * use.ordinal();
+        int[] last = ints[at];
+        if (last != null && last.length == length) {
+            return last;
         }
+        int[] other = ints[at + 1];
+        int[] kept = other != null && other.length == length ? other : new int[length];
+        ints[at + 1] = last;
+        ints[at] = kept;
         return kept;
     }
 
@@ -58,8 +110,30 @@ public final class DecisionBuffers {
         return buffers == null ? new boolean[length] : buffers.flags(use, length);
     }
 
+    /** The decision's list for this use when its load view has buffers, else a new list. */
+    public static List<Pod> pods(LoadView load, Use use, int capacity) {
+        DecisionBuffers buffers = load instanceof ClusterLoad decision ? decision.buffers() : null;
+        return buffers == null ? new ArrayList<>(capacity) : buffers.pods(use);
+    }
+
     public static int[] ints(LoadView load, Use use, int length) {
         DecisionBuffers buffers = load instanceof ClusterLoad decision ? decision.buffers() : null;
         return buffers == null ? new int[length] : buffers.ints(use, length);
+    }
+
+    /**
+     * Scores a decision's result may keep (a side's scores, the final scores): the decision's buffer when nobody will
+     * read its score table ({@link #scoresKept} false), else a new array the table can keep.
+     */
+    public static double[] scores(LoadView load, Use use, int length) {
+        return scoresKept(load) ? new double[length] : ((ClusterLoad) load).buffers().doubles(use, length);
+    }
+
+    /**
+     * Whether this decision's score arrays are its own (so its score table may read them after the decision), rather
+     * than the model's working arrays, which the next decision overwrites.
+     */
+    public static boolean scoresKept(LoadView load) {
+        return !(load instanceof ClusterLoad decision) || decision.buffers() == null || decision.keepsScores();
     }
 }

@@ -119,7 +119,8 @@ public final class PdCascade {
         if (decision.isPd() && !(containsSame(prefills, decision.prefill()) && containsSame(decodes, decision.target()))) {
             throw new IllegalStateException("stage " + picker.name() + " picked a pod that is not a candidate");
         }
-        return decision.afterSteps(String.join(",", steps), String.join("; ", reasons));
+        // Most decisions pass no narrowing step: joining two empty lists would still allocate, per decision.
+        return steps.isEmpty() ? decision : decision.afterSteps(String.join(",", steps), String.join("; ", reasons));
     }
 
     /** A fast path that decides may only pick among the candidates it was given. */

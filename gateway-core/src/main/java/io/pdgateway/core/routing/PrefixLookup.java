@@ -16,20 +16,31 @@ public final class PrefixLookup {
     private final long[] hashes;
     private final ModelPods model;
     private final int blockTokens;
+    /** The model's reusable match the lookup refills, or null for a new one. */
+    private final PrefixMatch reuse;
     private PrefixMatch match;
 
     /** @param blockTokens tokens per block of the view (the prefix-cache model's block size) */
     public PrefixLookup(CacheModel view, long[] hashes, ModelPods model, int blockTokens) {
+        this(view, hashes, model, blockTokens, null);
+    }
+
+    /**
+     * @param reuse a {@link PrefixMatch#reusable()} the lookup refills instead of making a new table; the decision's
+     *     match is then valid only until the model's next lookup (held under the model's lock, as a decision is)
+     */
+    public PrefixLookup(CacheModel view, long[] hashes, ModelPods model, int blockTokens, PrefixMatch reuse) {
         this.view = view;
         this.hashes = hashes;
         this.model = model;
         this.blockTokens = blockTokens;
+        this.reuse = reuse;
     }
 
     public PrefixMatch match() {
         if (match == null) {
             match = view == null || hashes.length == 0 || model == null ? PrefixMatch.NONE
-                    : view.match(hashes, model.computingPods(), blockTokens);
+                    : view.match(hashes, model.computingPods(), blockTokens, reuse);
         }
         return match;
     }

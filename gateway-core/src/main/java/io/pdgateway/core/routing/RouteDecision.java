@@ -11,12 +11,19 @@ import java.util.function.Supplier;
  *
  * @param step the cascade steps that decided, comma-separated (e.g. "prefill-imbalance,final-score")
  * @param why supplies the one-line reason for logs, errors and the x-pd-decision header
- * @param scoreTable supplies each roleset's final score and each pod's own score (NaN when skipped), by name
+ * @param scoreTable supplies each roleset's final score and each pod's own score (NaN when skipped), by name; empty
+ *     when the decision was not asked to keep its scores ({@link #SCORES_NOT_KEPT})
  */
 public record RouteDecision(DecisionKind kind, Pod prefill, Pod target, Verdict verdict, Strategy strategy, String step,
         Supplier<String> why, Supplier<Map<String, Double>> scoreTable) {
 
     private static final Supplier<Map<String, Double>> NO_SCORES = Map::of;
+
+    /**
+     * The score table of a decision nobody asked to explain: its scores were the model's working arrays, which the
+     * next decision overwrites, so there is nothing to show (see {@code DecisionBuffers.scoresKept}).
+     */
+    public static final Supplier<Map<String, Double>> SCORES_NOT_KEPT = Map::of;
 
     public static RouteDecision pair(Pod prefill, Pod decode, String step, String reason, Map<String, Double> scores) {
         Map<String, Double> copy = Map.copyOf(scores);

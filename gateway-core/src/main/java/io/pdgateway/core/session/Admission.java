@@ -8,9 +8,12 @@ import io.pdgateway.core.routing.Strategy;
  * A request admitted for routing: its model's pods as of admission, the resolved strategy (and where it came from),
  * the config profile, the PD knobs of that profile, and what its prompt must be measured for. Or, when
  * {@link #refusal()} is set, why it is not routed at all.
+ *
+ * @param explain the client asked to see the decision (x-pd-debug), so the decision keeps its score table; otherwise
+ *     its scores are the model's reused working arrays and its table is empty
  */
 public record Admission(ModelPods model, Strategy strategy, String strategySource, String profile, PdKnobs knobs,
-        PromptNeeds needs, Refusal refusal) {
+        PromptNeeds needs, Refusal refusal, boolean explain) {
 
     /** Why a request is not admitted; the edge turns it into the client's error. */
     public record Refusal(Reason reason, String message) {}
@@ -23,7 +26,12 @@ public record Admission(ModelPods model, Strategy strategy, String strategySourc
     }
 
     static Admission refused(Reason reason, String message) {
-        return new Admission(null, null, null, null, null, PromptNeeds.NOTHING, new Refusal(reason, message));
+        return new Admission(null, null, null, null, null, PromptNeeds.NOTHING, new Refusal(reason, message), false);
+    }
+
+    /** This admission, its decisions (the first and any retry) keeping their score tables for x-pd-decision. */
+    public Admission explained() {
+        return new Admission(model, strategy, strategySource, profile, knobs, needs, refusal, true);
     }
 
     public boolean admitted() {

@@ -1,5 +1,6 @@
 package io.pdgateway.core.session;
 
+import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.ledger.LedgerRows;
 import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.DecisionBuffers;
@@ -18,6 +19,8 @@ final class ModelLane {
     final DecisionBuffers buffers = new DecisionBuffers();
     /** What the model's routed prompts carried (predicted_ttft's prefix demand); guarded by this lane's lock. */
     final PrefixDemand demand = new PrefixDemand();
+    /** The prefix match its decisions' lookups refill, read only within the decision; guarded by this lane's lock. */
+    final PrefixMatch prefixMatch = PrefixMatch.reusable();
 
     ModelLane(long seed) {
         this.random = new SplittableRandom(seed);

@@ -159,7 +159,7 @@ public final class RoutingSession {
         PromptNeeds needs = new PromptNeeds(
                 settings.promptLengthBucketing() || pd && requestKnobs.prefillScorePolicy().needsTokenCount(),
                 strategy.readsPrefixCache() || pd && requestKnobs.prefillScorePolicy().readsPrefixCache());
-        return new Admission(model, strategy, resolution.source(), profile, requestKnobs, needs, null);
+        return new Admission(model, strategy, resolution.source(), profile, requestKnobs, needs, null, false);
     }
 
     /** Chooses the request's pods and charges them in one step. */
@@ -206,13 +206,13 @@ public final class RoutingSession {
             RemoteLoad others = remote.get();
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, others, prefillModels, start,
                     clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers)
-                    .withPrefixDemand(lane.demand);
+                    .keepingScores(admission.explain()).withPrefixDemand(lane.demand);
             OutlierDetector ejecting = outliers;
             if (ejecting != null && ejecting.anyEjected(start)) {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
             }
             PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,
-                    settings.prefixCacheBlockTokens());
+                    settings.prefixCacheBlockTokens(), lane.prefixMatch);
             RoutingContext context = new RoutingContext(request, model, load, prefix, lane.random,
                     settings.stddevFactor(), bucketServe == null ? BucketPlan.EMPTY : bucketServe.plan());
             decision = decider.route(context);

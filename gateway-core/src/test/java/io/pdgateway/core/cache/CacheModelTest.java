@@ -128,6 +128,44 @@ class CacheModelTest {
         }
     }
 
+    /**
+     * A hold whose blocks the engine removed meanwhile must leave alone the same blocks held again by a later request:
+     * releasing it must not free the later request's blocks for eviction.
+     */
+    @Test
+    void staleHold_releasesNothingOfTheRequestNowOnItsNodes() {
+        long[] prompt = prompt(4, 7);
+        CacheHold first = model.hold(p1, prompt, 4);
+        model.removed(p1.id(), prompt); // the engine evicted them while the first request still ran
+        CacheHold second = model.hold(p1, prompt, 4); // the same blocks again, for another request
+        model.release(first);
+        model.release(model.hold(p1, prompt(4, 8), 4)); // over capacity: only free blocks may be evicted
+        assertThat(matched(prompt, p1)).as("the second request's blocks are still referenced").isEqualTo(4);
+        model.release(second);
+    }
+
+    /** A reused match is refilled whole: what the last lookup found (more pods, another prompt) is gone. */
+    @Test
+    void reusableMatch_refilled_keepsNothingOfTheLastLookup() {
+        long[] system = prompt(4, 7);
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Pod pod = pod("s" + i).build();
+            pods.add(pod);
+            model.release(model.hold(pod, system, 1000));
+        }
+        long[] other = prompt(6, 8);
+        model.release(model.hold(p1, other, 1000));
+        PrefixMatch reuse = PrefixMatch.reusable();
+        assertThat(model.match(system, pods, 16, reuse)).isSameAs(reuse);
+        assertThat(reuse.blocks(pods.get(3))).isEqualTo(4);
+        assertThat(model.match(other, List.of(p1, pods.get(3)), 16, reuse)).isSameAs(reuse);
+        assertThat(reuse.blocks(p1)).isEqualTo(6);
+        assertThat(reuse.blocks(pods.get(3))).as("held the last prompt, not this one").isZero();
+        assertThat(reuse.promptBlocks()).isEqualTo(6);
+        assertThat(model.match(prompt(3, 9), pods, 16, reuse)).as("held nowhere").isSameAs(PrefixMatch.NONE);
+    }
+
     /** A plain engine: per pod, free blocks in LRU order and referenced blocks with counts. */
     private static final class ScriptedEngine {
         final Map<String, LinkedHashMap<Long, Boolean>> free = new HashMap<>();

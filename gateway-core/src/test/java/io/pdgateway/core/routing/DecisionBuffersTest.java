@@ -1,17 +1,21 @@
 package io.pdgateway.core.routing;
 
+import static io.pdgateway.core.PodBuilder.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
+import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * A model's working arrays: the same array again for the same use and length (nothing allocated from one decision to
- * the next), never one array for two uses (stages of one decision cannot overwrite each other's), exactly the length
- * asked for (stages loop over the whole array), and fresh arrays for a load view without buffers.
+ * the next, two lengths per use), never one array for two uses (stages of one decision cannot overwrite each other's),
+ * exactly the length asked for (stages loop over the whole array), fresh arrays for a load view without buffers, and
+ * scores from them only when the decision's score table will not be read.
  */
 class DecisionBuffersTest {
     private final DecisionBuffers buffers = new DecisionBuffers();
@@ -27,6 +31,39 @@ class DecisionBuffersTest {
         assertThat(DecisionBuffers.doubles(load, Use.DECODE_COUNT, 3)).isSameAs(fewer);
         assertThat(buffers.flags(Use.PREFILL_KEPT, 7)).isSameAs(buffers.flags(Use.PREFILL_KEPT, 7)).hasSize(7);
         assertThat(buffers.ints(Use.PREFIX_PERCENT, 9)).isSameAs(buffers.ints(Use.PREFIX_PERCENT, 9)).hasSize(9);
+    }
+
+    @Test
+    void twoLengthsKept_aSideScoredWholeThenNarrowed_allocatesNothingTheNextDecision() {
+        double[] whole = buffers.doubles(Use.DECODE_COUNT, 256);
+        double[] narrowed = buffers.doubles(Use.DECODE_COUNT, 1);
+        assertThat(buffers.doubles(Use.DECODE_COUNT, 256)).isSameAs(whole);
+        assertThat(buffers.doubles(Use.DECODE_COUNT, 1)).isSameAs(narrowed);
+        double[] third = buffers.doubles(Use.DECODE_COUNT, 7); // replaces the one used longest ago: 256
+        assertThat(buffers.doubles(Use.DECODE_COUNT, 1)).isSameAs(narrowed);
+        assertThat(buffers.doubles(Use.DECODE_COUNT, 7)).isSameAs(third);
+        assertThat(buffers.doubles(Use.DECODE_COUNT, 256)).isNotSameAs(whole).hasSize(256);
+    }
+
+    @Test
+    void scores_reusedOnlyWhenNobodyReadsTheTable() {
+        double[] reused = DecisionBuffers.scores(load, Use.PREFILL_SCORES, 8);
+        assertThat(DecisionBuffers.scoresKept(load)).isFalse();
+        assertThat(DecisionBuffers.scores(load, Use.PREFILL_SCORES, 8)).isSameAs(reused);
+        ClusterLoad explained = new ClusterLoad(new RequestLedger(), new TokenLedger(), pod -> PodMetrics.ABSENT, 0)
+                .using(buffers).keepingScores(true);
+        assertThat(DecisionBuffers.scoresKept(explained)).isTrue();
+        assertThat(DecisionBuffers.scores(explained, Use.PREFILL_SCORES, 8)).isNotSameAs(reused)
+                .isNotSameAs(DecisionBuffers.scores(explained, Use.PREFILL_SCORES, 8));
+        assertThat(DecisionBuffers.scoresKept(LoadView.IDLE)).isTrue();
+    }
+
+    @Test
+    void pods_theSameListCleared() {
+        List<Pod> kept = buffers.pods(Use.PREFILL_KEPT_PODS);
+        kept.add(pod("p1").prefill("rs1").build());
+        assertThat(buffers.pods(Use.PREFILL_KEPT_PODS)).isSameAs(kept).isEmpty();
+        assertThat(buffers.pods(Use.DECODE_WARM_PODS)).isNotSameAs(kept);
     }
 
     @Test

@@ -53,4 +53,34 @@ class WorkingArraysTest {
         }
         assertThat(served).as("no match anywhere: both idle prefill pods serve").containsExactlyInAnyOrder("p1", "p2");
     }
+
+    /**
+     * A decision's scores are working arrays unless its admission asked to explain it (x-pd-debug): then its score
+     * table is its own and still reads the same after later decisions overwrote the working arrays. Its reason holds
+     * its own numbers either way.
+     */
+    @Test
+    void explainedDecision_keepsItsScoreTable_throughLaterDecisions() {
+        List<Pod> pods = List.of(pod("p1").prefill("rs1").build(), pod("d1").decode("rs1").build(),
+                pod("p2").prefill("rs2").build(), pod("d2").decode("rs2").build());
+        ClusterSnapshot snapshot = ClusterSnapshot.of(pods);
+        RoutingSession session = RoutingSession.create(GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
+                "AIBRIX_PREFILL_SCORE_POLICY", "least_request", "AIBRIX_DECODE_SCORE_POLICY", "least_request"))
+                .routing(), () -> snapshot, pod -> PodMetrics.ABSENT, new ManualClock(), 1, warning -> { });
+        Admission plain = session.admit("m", null, null);
+        Admission explained = plain.explained();
+        PromptFeatures prompt = new PromptFeatures(400, new long[0], 420);
+        Routed shown = session.route(explained, prompt, "shown", null); // one request in flight on its pair
+        Map<String, Double> table = Map.copyOf(shown.decision().scores());
+        String reason = shown.decision().reason();
+        assertThat(table).containsKeys("rs1", "rs2", "p1", "p2", "d1", "d2");
+        Routed unshown = session.route(plain, prompt, "unshown", null);
+        assertThat(unshown.decision().scores()).as("nobody asked: no table").isEmpty();
+        for (int i = 0; i < 3; i++) {
+            session.route(plain, prompt, "later" + i, null); // leases kept: the loads, so the scores, change
+        }
+        assertThat(shown.decision().scores()).isEqualTo(table);
+        assertThat(shown.decision().reason()).isEqualTo(reason);
+        assertThat(unshown.decision().reason()).contains("final=");
+    }
 }

@@ -178,6 +178,9 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         req.response().putHeader(SpecHeaders.REQUEST_ID, requestId);
         Admission admission = routing.session().admit(request.model(), req.getHeader(SpecHeaders.ROUTING_STRATEGY),
                 req.getHeader(SpecHeaders.CONFIG_PROFILE));
+        if ("true".equalsIgnoreCase(req.getHeader(SpecHeaders.PD_DEBUG))) {
+            admission = admission.explained(); // the decision keeps its score table for x-pd-decision
+        }
         if (!admission.admitted()) {
             ApiError refused = RoutingService.error(admission.refusal(), request.model());
             up.metrics().failure(request.model(), refused.code(), refused.status(), null);

@@ -2,6 +2,8 @@ package io.pdgateway.core.routing.fastpath;
 
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.FastPath;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.PdCandidatesNarrowing;
@@ -55,7 +57,7 @@ public final class DecodeImbalanceFastPath implements FastPath {
         if (spread(throughput, throughputObserved) > knobs.decodeThroughputImbalanceMinSpread()) {
             return pick(context, candidates, decodes, throughput, throughputObserved, Step.DECODE_THROUGHPUT_SPREAD);
         }
-        double[] drainScore = null; // allocated once the first pod drains: usually one does not
+        double[] drainScore = null; // taken once the first pod drains: usually one does not
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
         for (int i = 0; i < n; i++) {
@@ -64,14 +66,14 @@ public final class DecodeImbalanceFastPath implements FastPath {
                 return Optional.empty(); // only when every pod drains (reference §3 step E, check 3)
             }
             if (drainScore == null) {
-                drainScore = new double[n];
+                drainScore = DecisionBuffers.doubles(context.load(), Use.DECODE_DRAIN, n);
             }
             drainScore[i] = counts[i] / Math.max(drain, MIN_DRAIN_RATE);
             min = Math.min(min, drainScore[i]);
             max = Math.max(max, drainScore[i]);
         }
         if (min > 0 && max / min > knobs.decodeScoreRatioThreshold()) {
-            boolean[] all = new boolean[n];
+            boolean[] all = DecisionBuffers.flags(context.load(), Use.DECODE_ALL, n);
             java.util.Arrays.fill(all, true);
             return pick(context, candidates, decodes, drainScore, all, Step.DECODE_DRAIN_RATE);
         }

@@ -2,6 +2,8 @@ package io.pdgateway.core.routing.pick;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.Roleset;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.PairPicker;
 import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.routing.RouteDecision;
@@ -42,9 +44,11 @@ public final class FinalPairPicker implements PairPicker {
             maxPrefill = Math.max(maxPrefill, max(roleset.prefills(), prefill));
             maxDecode = Math.max(maxDecode, max(roleset.decodes(), decode));
         }
-        double[] finals = new double[rolesets.size()];
+        double[] finals = DecisionBuffers.scores(context.load(), Use.ROLESET_SCORES, rolesets.size());
         Pod bestPrefill = null;
         Pod bestDecode = null;
+        double bestPrefillScore = Double.NaN;
+        double bestDecodeScore = Double.NaN;
         double best = Double.POSITIVE_INFINITY;
         int ties = 0;
         for (int i = 0; i < finals.length; i++) {
@@ -55,16 +59,20 @@ public final class FinalPairPicker implements PairPicker {
                 finals[i] = Double.NaN;
                 continue;
             }
-            double score = prefill.score(p) / maxPrefill + decode.score(d) / maxDecode;
+            double prefillScore = prefill.score(p);
+            double decodeScore = decode.score(d);
+            double score = prefillScore / maxPrefill + decodeScore / maxDecode;
             finals[i] = score;
+            boolean taken = score < best || score == best && random.nextInt(++ties) == 0;
             if (score < best) {
                 best = score;
                 ties = 1;
+            }
+            if (taken) {
                 bestPrefill = p;
                 bestDecode = d;
-            } else if (score == best && random.nextInt(++ties) == 0) {
-                bestPrefill = p;
-                bestDecode = d;
+                bestPrefillScore = prefillScore;
+                bestDecodeScore = decodeScore;
             }
         }
         if (bestPrefill == null) {
@@ -74,11 +82,15 @@ public final class FinalPairPicker implements PairPicker {
         Pod chosenPrefill = bestPrefill;
         Pod chosenDecode = bestDecode;
         double chosen = best;
+        // Kept as values: the scores may be working arrays the next decision overwrites before the reason is read.
+        double prefillScore = bestPrefillScore;
+        double decodeScore = bestDecodeScore;
         return RouteDecision.pair(chosenPrefill, chosenDecode, Step.FINAL_SCORE,
                 () -> "roleset " + chosenPrefill.rolesetName() + " final=" + format(chosen) + " (prefill "
-                        + chosenPrefill.name() + "=" + format(prefill.score(chosenPrefill)) + ", decode "
-                        + chosenDecode.name() + "=" + format(decode.score(chosenDecode)) + ")",
-                () -> table(rolesets, finals, prefill, decode));
+                        + chosenPrefill.name() + "=" + format(prefillScore) + ", decode "
+                        + chosenDecode.name() + "=" + format(decodeScore) + ")",
+                DecisionBuffers.scoresKept(context.load()) ? () -> table(rolesets, finals, prefill, decode)
+                        : RouteDecision.SCORES_NOT_KEPT);
     }
 
     /** Every roleset's final score and every pod's own score, by name: the x-pd-decision score table. */

@@ -5,6 +5,8 @@ import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.predict.DecodeStepModel;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.PairPicker;
 import io.pdgateway.core.routing.PdCandidates;
@@ -51,7 +53,8 @@ public final class PredictedTtftPairPicker implements PairPicker {
         double bestTtft = Double.POSITIVE_INFINITY;
         double bestDecodeScore = Double.POSITIVE_INFINITY;
         int ties = 0;
-        double[] predicted = new double[rolesets.size()]; // by roleset; NaN where none was predicted
+        // by roleset; NaN where none was predicted
+        double[] predicted = DecisionBuffers.scores(context.load(), Use.ROLESET_SCORES, rolesets.size());
         java.util.Arrays.fill(predicted, Double.NaN);
         Pod[] prefills = new Pod[rolesets.size()];
         Pod[] decodes = new Pod[rolesets.size()];
@@ -107,7 +110,8 @@ public final class PredictedTtftPairPicker implements PairPicker {
                 () -> String.format(Locale.ROOT, "roleset %s: predicted first token in %.1f ms (prefill %s, decode %s%s)",
                         chosenPrefill.rolesetName(), ttft, chosenPrefill.name(), chosenDecode.name(),
                         withinLimits ? "" : ", every decode pod over its KV or TPOT limit"),
-                () -> table(rolesets, predicted));
+                DecisionBuffers.scoresKept(context.load()) ? () -> table(rolesets, predicted)
+                        : RouteDecision.SCORES_NOT_KEPT);
     }
 
     /**

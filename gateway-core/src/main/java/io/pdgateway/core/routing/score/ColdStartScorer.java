@@ -53,6 +53,6 @@ public final class ColdStartScorer implements Scorer {
         for (int i = 0; i < cold.length; i++) {
             cold[i] = 1.0 + load.pendingDecodes(candidates.get(i));
         }
-        return SubsetScores.of(inner, context, candidates, warm, cold);
+        return SubsetScores.of(inner, context, candidates, warm, cold, Use.DECODE_SUBSET_SCORES);
     }
 }

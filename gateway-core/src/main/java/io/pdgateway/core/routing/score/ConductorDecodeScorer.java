@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -25,7 +27,7 @@ public final class ConductorDecodeScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         DecodeInputs in = DecodeInputs.of(candidates, context.load());
-        double[] scores = new double[candidates.size()];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.DECODE_SCORES, candidates.size());
         for (int i = 0; i < scores.length; i++) {
             double tbt = in.throughput(i) > 0 ? 1000 / in.throughput(i) : DEFAULT_TBT_MS;
             double estimate = tbt * (1 + 1 / Math.max(in.count(i), 1));

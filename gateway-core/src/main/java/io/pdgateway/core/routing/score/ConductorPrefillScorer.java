@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -30,7 +32,7 @@ public final class ConductorPrefillScorer implements Scorer {
     public double[] score(RoutingContext context, List<Pod> candidates) {
         int[] pct = PrefixMatches.of(context, candidates, 0);
         int tokens = context.request().promptTokens();
-        double[] scores = new double[candidates.size()];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         for (int i = 0; i < scores.length; i++) {
             Pod pod = candidates.get(i);
             int inFlight = context.load().inFlightPrefills(pod);

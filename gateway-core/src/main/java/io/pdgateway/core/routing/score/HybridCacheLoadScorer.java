@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -23,7 +25,7 @@ public final class HybridCacheLoadScorer implements Scorer {
         int[] pct = PrefixMatches.of(context, candidates, context.request().knobs().minMatchPct());
         double kvWeight = context.request().knobs().tokenLoadKvWeight();
         double factor = context.request().knobs().hybridCacheLoadFactor();
-        double[] scores = new double[candidates.size()];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         for (int i = 0; i < scores.length; i++) {
             double r = pct[i] / 100.0;
             double discount = 1 - r * r * factor;

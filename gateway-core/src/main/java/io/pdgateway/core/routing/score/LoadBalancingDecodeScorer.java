@@ -2,6 +2,8 @@ package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -23,7 +25,7 @@ public final class LoadBalancingDecodeScorer implements Scorer {
     public double[] score(RoutingContext context, List<Pod> candidates) {
         DecodeInputs in = DecodeInputs.of(candidates, context.load());
         PdKnobs knobs = context.request().knobs();
-        double[] scores = new double[candidates.size()];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.DECODE_SCORES, candidates.size());
         for (int i = 0; i < scores.length; i++) {
             double numerator = knobs.decodeLbWeightRunning() * in.count(i) / in.maxCount
                     + knobs.decodeLbWeightThroughput() * (1 - in.throughput(i) / in.maxThroughput);

@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -28,15 +30,23 @@ public final class NanRetryScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         double[] scores = inner.score(context, candidates);
-        double[] retry = null;
-        for (int i = 0; i < scores.length; i++) {
-            if (Double.isNaN(scores[i])) {
-                if (retry == null) {
-                    retry = fallback.score(context, candidates);
-                }
-                scores[i] = retry[i];
+        int firstNan = 0;
+        while (firstNan < scores.length && !Double.isNaN(scores[firstNan])) {
+            firstNan++;
+        }
+        if (firstNan == scores.length) {
+            return scores;
+        }
+        // The inner scores are copied first: both scorers may fill the same working array (DECODE_SCORES), and the
+        // fallback's would overwrite the inner's.
+        double[] merged = DecisionBuffers.scores(context.load(), Use.DECODE_RETRY_SCORES, scores.length);
+        System.arraycopy(scores, 0, merged, 0, scores.length);
+        double[] retry = fallback.score(context, candidates);
+        for (int i = firstNan; i < merged.length; i++) {
+            if (Double.isNaN(merged[i])) {
+                merged[i] = retry[i];
             }
         }
-        return scores;
+        return merged;
     }
 }

@@ -3,6 +3,8 @@ package io.pdgateway.core.routing.score;
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
@@ -41,8 +43,8 @@ public final class PredictedTtftScorer implements Scorer {
         long prompt = context.request().promptTokens();
         double transfer = transferMillis(knobs, prompt);
         double weight = knobs.predictedTtftWorkWeight();
-        double[] scores = new double[candidates.size()];
-        int[] held = new int[scores.length];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
+        int[] held = DecisionBuffers.ints(load, Use.PREFILL_HELD, scores.length);
         WarmUpShares warmUp = WarmUpShares.of(load, match, candidates, context.request().prefixHashes(), prompt, held);
         for (int i = 0; i < scores.length; i++) {
             Pod pod = candidates.get(i);

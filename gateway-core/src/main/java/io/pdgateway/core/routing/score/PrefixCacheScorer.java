@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -23,7 +25,7 @@ public final class PrefixCacheScorer implements Scorer {
     public double[] score(RoutingContext context, List<Pod> candidates) {
         int[] pct = PrefixMatches.of(context, candidates, context.request().knobs().minMatchPct());
         // One ledger read per pod: the counts first (into the result), then the scores over them.
-        double[] scores = new double[candidates.size()];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         double maxRequests = 1;
         for (int i = 0; i < scores.length; i++) {
             scores[i] = context.load().inFlightPrefills(candidates.get(i));

@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -16,7 +18,7 @@ public final class RunningRequestsDecodeScorer implements Scorer {
 
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
-        double[] scores = new double[candidates.size()];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.DECODE_SCORES, candidates.size());
         for (int i = 0; i < scores.length; i++) {
             scores[i] = context.load().runningRequests(candidates.get(i));
         }

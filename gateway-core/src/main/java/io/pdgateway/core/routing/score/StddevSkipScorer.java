@@ -32,7 +32,7 @@ public final class StddevSkipScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         boolean[] keep = kept(candidates, context.load(), context.stddevFactor());
-        return SubsetScores.of(inner, context, candidates, keep, Double.NaN);
+        return SubsetScores.of(inner, context, candidates, keep, Double.NaN, Use.PREFILL_SUBSET_SCORES);
     }
 
     /** true at index i when pod i stays within mean + factor · sd of the in-flight prefill counts. */

@@ -25,7 +25,7 @@ public final class TokenLoadDecodeScorer implements Scorer {
     public double[] score(RoutingContext context, List<Pod> candidates) {
         LoadView load = context.load();
         int n = candidates.size();
-        double[] scores = new double[n];
+        double[] scores = DecisionBuffers.scores(load, Use.DECODE_SCORES, n);
         double[] rates = DecisionBuffers.doubles(load, Use.DECODE_RATE, n);
         double rateSum = 0;
         int rated = 0;

@@ -1,6 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -20,7 +22,7 @@ public final class TokenLoadPrefillScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         double kvWeight = context.request().knobs().tokenLoadKvWeight();
-        double[] scores = new double[candidates.size()];
+        double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         for (int i = 0; i < scores.length; i++) {
             scores[i] = load(context, candidates.get(i), kvWeight);
         }
