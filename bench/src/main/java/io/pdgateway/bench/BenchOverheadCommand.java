@@ -62,7 +62,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     double warmupRate;
 
-    @Option(names = "--rounds", defaultValue = "2", description = "The comparison alternates the targets this many "
+    @Option(names = "--rounds", defaultValue = "3", description = "The comparison alternates the targets this many "
             + "times (default: ${DEFAULT-VALUE}).")
     int rounds;
 
@@ -124,7 +124,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors()));
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
                 + "then bisecting; a failing rate is measured twice) whose p99 time to the first token stays within twice "
-                + "the reference's (%s) p99 at %.0f req/s (one limit for every target), without errors", searchStart,
+                + "the reference's (%s) p99 at %.0f req/s, the median of its rounds' (one limit for every target), without "
+                + "errors", searchStart,
                 pd ? PdOverheadBenchmark.CLIENT_LEGS : OverheadBenchmark.DIRECT, rate));
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
                 Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);

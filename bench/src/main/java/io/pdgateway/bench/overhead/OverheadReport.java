@@ -66,7 +66,7 @@ public final class OverheadReport {
         }
         String name = size.direct().target();
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "sustained: the highest rate with no error "
-                + "and TTFT p99 <= %.3f ms, twice the p99 of %s above, the same limit for every target%n",
+                + "and TTFT p99 <= %.3f ms, twice the median of %s's round p99s, the same limit for every target%n",
                 reference.limitMillis(), name));
         double direct = reference.sustainedRate();
         boolean allCapped = true;

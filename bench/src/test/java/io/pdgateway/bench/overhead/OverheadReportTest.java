@@ -35,7 +35,7 @@ class OverheadReportTest {
     void statesTheCommonLimitOnce_andNoRigWarningWhenDirectIsFastest() {
         String text = OverheadReport.limit(size(1000, 100, 600));
 
-        assertThat(text).contains("TTFT p99 <= 6.000 ms, twice the p99 of direct above").doesNotContain("rig limit");
+        assertThat(text).contains("TTFT p99 <= 6.000 ms, twice the median of direct's round p99s").doesNotContain("rig limit");
     }
 
     @Test
@@ -51,7 +51,7 @@ class OverheadReportTest {
                 new TargetResult(PdOverheadBenchmark.CLIENT_LEGS, null, searched(300)),
                 new TargetResult(OverheadBenchmark.GATEWAY, null, searched(400))));
 
-        assertThat(OverheadReport.limit(pd)).contains("twice the p99 of client legs above")
+        assertThat(OverheadReport.limit(pd)).contains("twice the median of client legs's round p99s")
                 .contains("rig limit: client legs sustained").contains("no more than pd-gateway's");
     }
 

@@ -34,7 +34,9 @@ public final class DecisionBuffers {
         /** The decode side's scores when the cold start scored new pods apart. */
         DECODE_SUBSET_SCORES,
         /** Step 5's score per roleset. */
-        ROLESET_SCORES
+        ROLESET_SCORES,
+        /** predicted_ttft: each roleset's prefill pod, decode pod, and whether that decode pod is under its limits. */
+        ROLESET_PREFILLS, ROLESET_DECODES, ROLESET_FEASIBLE
     }
 
     private static final int USES = Use.values().length;

@@ -56,12 +56,15 @@ public final class PredictedTtftPairPicker implements PairPicker {
         // by roleset; NaN where none was predicted
         double[] predicted = DecisionBuffers.scores(context.load(), Use.ROLESET_SCORES, rolesets.size());
         java.util.Arrays.fill(predicted, Double.NaN);
-        Pod[] prefills = new Pod[rolesets.size()];
-        Pod[] decodes = new Pod[rolesets.size()];
-        boolean[] feasibles = new boolean[rolesets.size()];
+        // Working arrays: an entry is read only where predicted holds a number, and written whenever it does.
+        List<Pod> prefills = DecisionBuffers.pods(context.load(), Use.ROLESET_PREFILLS, rolesets.size());
+        List<Pod> decodes = DecisionBuffers.pods(context.load(), Use.ROLESET_DECODES, rolesets.size());
+        boolean[] feasibles = DecisionBuffers.flags(context.load(), Use.ROLESET_FEASIBLE, rolesets.size());
         ToDoubleFunction<Pod> decodeUnderLimits = underLimitsScores(context, decode); // once per decision, not roleset
         for (int r = 0; r < rolesets.size(); r++) {
             Roleset roleset = rolesets.get(r);
+            prefills.add(null); // one entry per roleset, so that index r is roleset r
+            decodes.add(null);
             Pod p = LowestPicker.lowest(roleset.prefills(), prefill, context.random());
             if (p == null) {
                 continue;
@@ -77,8 +80,8 @@ public final class PredictedTtftPairPicker implements PairPicker {
             double ttft = prefill.score(p) + decodeMillis(context, d);
             double decodeScore = decode.score(d);
             predicted[r] = ttft;
-            prefills[r] = p;
-            decodes[r] = d;
+            prefills.set(r, p);
+            decodes.set(r, d);
             feasibles[r] = feasible;
             int order = compare(feasible, ttft, decodeScore, bestFeasible, bestTtft, bestDecodeScore);
             if (bestPrefill == null || order < 0) {
@@ -99,8 +102,8 @@ public final class PredictedTtftPairPicker implements PairPicker {
         }
         int within = withinError(context, predicted, feasibles, bestFeasible, bestTtft, bestPrefill, prefills);
         if (within >= 0) {
-            bestPrefill = prefills[within];
-            bestDecode = decodes[within];
+            bestPrefill = prefills.get(within);
+            bestDecode = decodes.get(within);
         }
         Pod chosenPrefill = bestPrefill;
         Pod chosenDecode = bestDecode;
@@ -125,7 +128,7 @@ public final class PredictedTtftPairPicker implements PairPicker {
      * the prefix-heavy mix 2.5 % of its sustainable rate.
      */
     private static int withinError(RoutingContext context, double[] predicted, boolean[] feasibles,
-            boolean bestFeasible, double bestTtft, Pod bestPrefill, Pod[] prefills) {
+            boolean bestFeasible, double bestTtft, Pod bestPrefill, List<Pod> prefills) {
         LoadView load = context.load();
         double error = load.prefillModelError(bestPrefill);
         if (!(error > 0) || load.inFlightPrefills(bestPrefill) > 0) {
@@ -135,7 +138,7 @@ public final class PredictedTtftPairPicker implements PairPicker {
         int chosen = -1;
         int seen = 0;
         for (int r = 0; r < predicted.length; r++) {
-            if (predicted[r] <= bound && feasibles[r] == bestFeasible && load.inFlightPrefills(prefills[r]) == 0
+            if (predicted[r] <= bound && feasibles[r] == bestFeasible && load.inFlightPrefills(prefills.get(r)) == 0
                     && context.random().nextInt(++seen) == 0) {
                 chosen = r;
             }
