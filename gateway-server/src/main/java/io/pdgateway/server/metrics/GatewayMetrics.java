@@ -56,8 +56,8 @@ public final class GatewayMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /**
-     * The per-request meters, resolved once per label set: a builder's register() sorts the tags and builds an id
-     * before its lookup, ten times a request. Bounded as the registry is (labels from the model and pod sets), and
+     * The per-request meters (and the rejections a flood of bad requests counts), resolved once per label set: a
+     * builder's register() sorts the tags and builds an id before its lookup, ten times a request. Bounded as the registry is (labels from the model and pod sets), and
      * nothing is ever removed from the registry, so an entry never goes stale.
      */
     private final Map<MeterKey, Meter> resolved = new ConcurrentHashMap<>();
@@ -142,8 +142,9 @@ public final class GatewayMetrics implements AutoCloseable {
      * routing (reason: unauthorized, body_too_large, body_timeout, invalid_body, invalid_http, unsupported_media_type).
      */
     public void rejected(String reason) {
-        Counter.builder(REJECTED).description("Requests refused before routing, by reason").tag("reason", reason)
-                .register(registry).increment();
+        this.<Counter>resolve(new MeterKey(REJECTED, reason, null, null), () -> Counter.builder(REJECTED)
+                .description("Requests refused before routing, by reason").tag("reason", reason).register(registry))
+                .increment();
     }
 
     /** A meter's name and label values: the key of {@link #resolved}. */
@@ -151,11 +152,7 @@ public final class GatewayMetrics implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     private <M extends Meter> M resolve(MeterKey key, Supplier<M> register) {
-        Meter meter = resolved.get(key);
-        if (meter == null) {
-            meter = resolved.computeIfAbsent(key, k -> register.get());
-        }
-        return (M) meter;
+        return (M) resolved.computeIfAbsent(key, k -> register.get());
     }
 
     public void requestStarted(String model) {
@@ -193,18 +190,20 @@ public final class GatewayMetrics implements AutoCloseable {
 
     public void prefillSucceeded() {
         prefillOutstanding.decrementAndGet();
-        Counter.builder("gateway_prefill_request_success").description("Prefill legs that answered 2xx")
+        this.<Counter>resolve(new MeterKey("gateway_prefill_request_success", null, null, null), () -> Counter
+                .builder("gateway_prefill_request_success").description("Prefill legs that answered 2xx")
                 .tag("status", "pd-prefill-request-success")
-                .tag("status_code", "200").register(registry).increment();
+                .tag("status_code", "200").register(registry)).increment();
     }
 
     /** Upstream's statuses: http_error/&lt;code&gt;, timeout/504, error/502, context_canceled/499. */
     public void prefillFailed(String status, int statusCode) {
         prefillOutstanding.decrementAndGet();
-        Counter.builder("gateway_prefill_request_fail")
+        String code = Integer.toString(statusCode);
+        this.<Counter>resolve(new MeterKey("gateway_prefill_request_fail", status, code, null), () -> Counter
+                .builder("gateway_prefill_request_fail")
                 .description("Prefill legs that failed, timed out or were cancelled, by status and HTTP status")
-                .tag("status", status)
-                .tag("status_code", Integer.toString(statusCode)).register(registry).increment();
+                .tag("status", status).tag("status_code", code).register(registry)).increment();
     }
 
     /**
