@@ -212,11 +212,13 @@ public final class GatewayServer {
     /**
      * The client listener: 16 KiB of headers (431 beyond), and HTTP/2 over cleartext only when asked for, then with
      * at most {@link #HTTP2_MAX_CONCURRENT_STREAMS} streams a connection and Vert.x's reset-flood limit (200 resets
-     * in 30 s close the connection).
+     * in 30 s close the connection). No WebSocket compression: the gateway serves no WebSockets, and offering it puts
+     * an extension handler in every connection's pipeline that each relayed chunk passes through.
      */
     static HttpServerOptions serverOptions(FrontSettings front) {
         HttpServerOptions options = new HttpServerOptions().setMaxHeaderSize(MAX_HEADER_BYTES)
-                .setHttp2ClearTextEnabled(front.http2Cleartext());
+                .setHttp2ClearTextEnabled(front.http2Cleartext())
+                .setPerFrameWebSocketCompressionSupported(false).setPerMessageWebSocketCompressionSupported(false);
         options.getInitialSettings().setMaxConcurrentStreams(HTTP2_MAX_CONCURRENT_STREAMS);
         return options;
     }

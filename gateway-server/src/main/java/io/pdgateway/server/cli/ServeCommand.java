@@ -116,7 +116,7 @@ public class ServeCommand implements Callable<Integer> {
             return 2;
         }
         settings.warnings().forEach(w -> LOG.warn("{}", w));
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = GatewayVertx.create();
         PodSource pods = source.kubernetes ? kubernetes() : file(vertx);
         KvEventsSettings kvEvents = KvEventsSettings.fromEnv(System.getenv());
         kvEvents.warnings().forEach(w -> LOG.warn("{}", w));
