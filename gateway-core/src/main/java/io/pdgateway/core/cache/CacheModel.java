@@ -16,8 +16,9 @@ import java.util.function.ToIntFunction;
  *
  * <p>A lookup walks the prompt's blocks once: the pods holding block 0 start alive, and the alive set is re-checked
  * only where the number of holders changes (caches are prefix-closed, so equal counts mean the same holders). A
- * shared system prompt held by every pod costs one check per pod, not one per pod and block. Thread-safe: every
- * method holds this model's monitor for in-memory work only.
+ * shared system prompt held by some pods costs one check per pod, not one per pod and block, and none when every
+ * cache of the model holds its first block. Thread-safe: every method holds this model's monitor for in-memory work
+ * only.
  */
 public final class CacheModel {
     private final Map<String, PodCache> pods = new HashMap<>();
@@ -87,9 +88,12 @@ public final class CacheModel {
     private PrefixMatch walk(long[] hashes, List<Pod> candidates, PodCache[] caches, int blockTokens,
             PrefixMatch reuse, ToIntFunction<Pod> positions) {
         int k = 0;
+        // A first block every cache of the model holds (a shared system prompt) needs no check per pod: a hash probe
+        // into each pod's own table, a cache miss per pod at thousands of pods.
+        boolean everyCacheHolds = holders.get(hashes[0]) == pods.size();
         for (int i = 0; i < caches.length; i++) {
             PodCache cache = caches[i];
-            if (cache != null && cache.contains(hashes[0])) {
+            if (cache != null && (everyCacheHolds || cache.contains(hashes[0]))) {
                 alivePositions[k] = i;
                 alive[k++] = cache;
             }
