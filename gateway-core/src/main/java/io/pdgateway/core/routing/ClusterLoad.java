@@ -36,8 +36,13 @@ public final class ClusterLoad implements LoadView {
     /** The metrics store's clock, read once for the decision, and its stale limit. */
     private long metricsNowNanos;
     private long metricsStaleAfterNanos;
-    /** The model's prefill-time queues by slot (the same slots as {@link #rows}), or null: then read by pod id. */
+    /**
+     * The model's prefill-time queues by slot (the same slots as {@link #rows}), or null: then read by pod id. Brought
+     * up to date on the decision's first read: only predicted_ttft reads them, and a decision that sends a pod its first
+     * prefill leg adds a queue, so refreshing them for every decision would refill all of them after each such one.
+     */
     private PrefillRows prefillRows;
+    private boolean prefillRowsFresh;
     /** The model's reusable working arrays, or null: then stages allocate theirs. */
     private DecisionBuffers buffers;
     /** Whether the decision's score table will be read, so its scores must be its own arrays, not the buffers. */
@@ -94,12 +99,26 @@ public final class ClusterLoad implements LoadView {
     }
 
     /**
-     * This view reading the prefill-time models through {@code modelRows} (refreshed for this decision's model over the
-     * same slots as the ledger rows, from this view's prefill models): the same values without a map lookup per pod.
+     * This view reading the prefill-time models through {@code modelRows} (the model's, brought up to date over the
+     * ledger rows' slots from this view's prefill models on the first read): the same values without a map lookup per
+     * pod.
      */
     public ClusterLoad readingPrefillModels(PrefillRows modelRows) {
         this.prefillRows = modelRows;
+        this.prefillRowsFresh = false;
         return this;
+    }
+
+    /** The pod's slot in the prefill rows (refreshed on the decision's first read), or -1: then read by pod id. */
+    private int prefillSlot(Pod pod) {
+        if (prefillRows == null || rows == null) {
+            return -1;
+        }
+        if (!prefillRowsFresh) {
+            prefillRows.refresh(rows.slots(), prefillModels);
+            prefillRowsFresh = true;
+        }
+        return slot(pod);
     }
 
     /** This view lending the model's working arrays to the decision's stages (see {@link DecisionBuffers}). */
@@ -220,7 +239,7 @@ public final class ClusterLoad implements LoadView {
         if (prefillModels == null) {
             return Double.NaN;
         }
-        int slot = prefillRows == null ? -1 : slot(pod);
+        int slot = prefillSlot(pod);
         return slot >= 0 ? prefillRows.predictMillis(slot, pod, uncached, cached, nowNanos)
                 : prefillModels.predictMillis(pod, uncached, cached, nowNanos);
     }
@@ -230,7 +249,7 @@ public final class ClusterLoad implements LoadView {
         if (prefillModels == null) {
             return Double.NaN;
         }
-        int slot = prefillRows == null ? -1 : slot(pod);
+        int slot = prefillSlot(pod);
         return slot >= 0 ? prefillRows.error(slot, pod) : prefillModels.error(pod.id());
     }
 
@@ -239,7 +258,7 @@ public final class ClusterLoad implements LoadView {
         if (prefillModels == null) {
             return Double.NaN;
         }
-        int slot = prefillRows == null ? -1 : slot(pod);
+        int slot = prefillSlot(pod);
         return slot >= 0 ? prefillRows.computeMillis(slot, pod, uncached, cached, nowNanos)
                 : prefillModels.computeMillis(pod, uncached, cached, nowNanos);
     }

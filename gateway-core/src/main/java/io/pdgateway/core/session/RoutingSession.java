@@ -208,7 +208,7 @@ public final class RoutingSession {
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, others, prefillModels, start,
                     clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers)
                     .keepingScores(admission.explain()).withPrefixDemand(lane.demand)
-                    .readingPrefillModels(lane.prefillRows.refresh(lane.rows.slots(), prefillModels));
+                    .readingPrefillModels(lane.prefillRows);
             if (metrics instanceof ScrapedMetrics store) {
                 load.readingMetrics(lane.metricsRows.refresh(lane.rows.slots(), store), store);
             }

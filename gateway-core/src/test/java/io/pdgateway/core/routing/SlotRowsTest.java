@@ -102,7 +102,7 @@ class SlotRowsTest {
         ClusterLoad viaRows = new ClusterLoad(requests, tokens, store, RemoteLoad.NONE, prefillModels, NOW, 7_000)
                 .reading(rows.refresh(model, requests, tokens, RemoteLoad.NONE));
         viaRows.readingMetrics(metricsRows.refresh(rows.slots(), store), store)
-                .readingPrefillModels(prefillRows.refresh(rows.slots(), prefillModels));
+                .readingPrefillModels(prefillRows); // brought up to date by the first read
         List<Pod> shuffled = new ArrayList<>(model.pods());
         Collections.shuffle(shuffled, new Random(model.pods().size()));
         for (List<Pod> order : List.of(model.prefillPods(), model.decodePods(), shuffled)) {
