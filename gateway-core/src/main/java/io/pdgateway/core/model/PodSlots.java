@@ -7,8 +7,9 @@ import java.util.function.ToIntFunction;
  * Each pod of one {@link ModelPods} snapshot numbered by its position in {@link ModelPods#pods()} (its slot), so
  * per-pod state can live in arrays indexed by slot instead of maps keyed by pod id. Finding a pod's slot is by
  * identity (the snapshot's own Pod objects), and cheap in the order routing reads pods: each side list (prefill or
- * decode pods, roleset order) has a cursor after the last pod found in it, and a pod a few places ahead of or behind
- * a cursor is found by comparing references in that side's array. Routing's stages read a side in order or a subset of
+ * decode pods, roleset order) has a cursor after the last pod found in it; the next pod of the side last read (or the
+ * same pod again) costs one or two comparisons, and a pod a few places ahead of or behind either cursor is found by
+ * comparing references in that side's array. Routing's stages read a side in order or a subset of
  * it in order (the stddev skip's kept pods, a roleset's pods, the picker's chosen pod), so only a pod far from both
  * cursors costs an identity-hash probe, which reads the pod's header: a cache miss per pod at thousands of pods.
  * Immutable apart from the cursors: one thread at a time (the model's lock).
@@ -31,11 +32,14 @@ public final class PodSlots {
     /** Per slot: its position in {@link ModelPods#computingPods()}, or -1. */
     private final int[] computingPosition;
     private final ToIntFunction<Pod> computingPositions = this::computingPosition;
-    /** Per side: the position after the last pod found in it. */
-    private int prefillCursor;
-    private int decodeCursor;
-    /** The side a pod was last found in: the first one looked at next. */
-    private boolean lastOnPrefill;
+    /**
+     * The side a pod was last found in (its pods and slots) and the position after that pod; the other side's cursor
+     * is kept for when reads switch sides.
+     */
+    private Pod[] currentPods;
+    private int[] currentSlots;
+    private int cursor;
+    private int otherCursor;
 
     public PodSlots(ModelPods model) {
         this.model = model;
@@ -60,6 +64,8 @@ public final class PodSlots {
         decodePods = model.decodePods().toArray(new Pod[0]);
         prefillSlots = side(prefillPods, true);
         decodeSlots = side(decodePods, false);
+        currentPods = prefillPods;
+        currentSlots = prefillSlots;
         computingPosition = new int[pods.size()];
         java.util.Arrays.fill(computingPosition, -1);
         List<Pod> computing = model.computingPods();
@@ -101,31 +107,49 @@ public final class PodSlots {
 
     /** The pod's slot, or -1 when it is not one of this snapshot's Pod objects. */
     public int slot(Pod pod) {
-        boolean prefillFirst = lastOnPrefill;
-        int at = near(prefillFirst ? prefillPods : decodePods, prefillFirst ? prefillCursor : decodeCursor, pod);
-        if (at >= 0) {
-            return found(prefillFirst, at);
+        Pod[] side = currentPods;
+        int next = cursor;
+        if (next < side.length && side[next] == pod) {
+            cursor = next + 1;
+            return currentSlots[next];
         }
-        at = near(prefillFirst ? decodePods : prefillPods, prefillFirst ? decodeCursor : prefillCursor, pod);
+        if (next > 0 && side[next - 1] == pod) {
+            return currentSlots[next - 1]; // the same pod again: scorers read several counters per pod
+        }
+        return farSlot(pod);
+    }
+
+    /** A pod that is not the next one in the current side: near a cursor of either side, else probed. */
+    private int farSlot(Pod pod) {
+        int at = near(currentPods, cursor, pod);
         if (at >= 0) {
-            return found(!prefillFirst, at);
+            cursor = at + 1;
+            return currentSlots[at];
+        }
+        Pod[] other = currentPods == prefillPods ? decodePods : prefillPods;
+        at = near(other, otherCursor, pod);
+        if (at >= 0) {
+            switchSides();
+            cursor = at + 1;
+            return currentSlots[at];
         }
         int slot = probe(pod);
         if (slot >= 0 && sidePosition[slot] >= 0) {
-            found(onPrefillSide[slot], sidePosition[slot]);
+            if (onPrefillSide[slot] != (currentPods == prefillPods)) {
+                switchSides();
+            }
+            cursor = sidePosition[slot] + 1;
         }
         return slot;
     }
 
-    /** Moves the side's cursor past position {@code at}; returns the slot there. */
-    private int found(boolean prefill, int at) {
-        lastOnPrefill = prefill;
-        if (prefill) {
-            prefillCursor = at + 1;
-            return prefillSlots[at];
-        }
-        decodeCursor = at + 1;
-        return decodeSlots[at];
+    private void switchSides() {
+        boolean toPrefill = currentPods != prefillPods;
+        int kept = cursor;
+        cursor = otherCursor;
+        otherCursor = kept;
+        currentPods = toPrefill ? prefillPods : decodePods;
+        currentSlots = toPrefill ? prefillSlots : decodeSlots;
     }
 
     /**

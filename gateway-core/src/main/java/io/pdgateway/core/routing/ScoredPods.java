@@ -56,18 +56,21 @@ public final class ScoredPods implements ToDoubleFunction<Pod> {
     }
 
     /**
-     * The pod's index when it is close to the cursor, else -1: the pod just found (the picker's chosen pod, read
-     * again), the next ones (in order, or past a few unscored or skipped pods), the first one (a new pass over the
-     * side), then the few behind (a roleset's pods read again).
+     * The pod's index when it is close to the cursor, else -1: the next one (in order), the pod just found (the
+     * picker's chosen pod, read again), the next few (past unscored or skipped pods), the first one (a new pass over
+     * the side), then the few behind (a roleset's pods read again).
      */
     private int near(Pod pod) {
         int n = pods.size();
         int next = Math.min(cursor, n);
+        if (next < n && pods.get(next) == pod) {
+            return next;
+        }
         if (next > 0 && pods.get(next - 1) == pod) {
             return next - 1;
         }
         int end = Math.min(n, next + WINDOW);
-        for (int i = next; i < end; i++) {
+        for (int i = next + 1; i < end; i++) {
             if (pods.get(i) == pod) {
                 return i;
             }
