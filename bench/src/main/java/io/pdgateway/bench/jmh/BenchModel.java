@@ -8,6 +8,7 @@ import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.PromptNeeds;
 import io.pdgateway.core.session.RoutingSession;
+import io.pdgateway.server.scrape.MetricsStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +48,16 @@ final class BenchModel {
             metrics.put(pod.id(), new PodMetrics(seed.nextInt(5), Double.NaN, Double.NaN, seed.nextDouble(),
                     seed.nextDouble(2000), 20 + seed.nextDouble(20), 434_000, 0));
         }
+    }
+
+    /**
+     * The pods' engine metrics as the server keeps them for routing: in its {@link MetricsStore}, never stale (the
+     * benchmark's scrapes are timed at 0 and nothing scrapes again).
+     */
+    static MetricsStore store(Map<String, PodMetrics> metrics) {
+        MetricsStore store = new MetricsStore(Long.MAX_VALUE, System::nanoTime);
+        metrics.forEach(store::put);
+        return store;
     }
 
     /**

@@ -74,7 +74,7 @@ public final class DecisionCpuTime {
         GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
                 "AIBRIX_PREFILL_SCORE_POLICY", parts[0], "AIBRIX_DECODE_SCORE_POLICY", parts[1]));
         RoutingSession session = RoutingSession.create(settings.routing(), () -> snapshot,
-                pod -> metrics.get(pod.id()), SessionClock.SYSTEM, 7, warning -> { });
+                BenchModel.store(metrics), SessionClock.SYSTEM, 7, warning -> { });
         Admission admission = session.admit(model.name, null, null);
         model.warm(session, admission);
         PromptFeatures features = model.nextTurn();

@@ -76,7 +76,7 @@ public class LaneScalingBenchmark {
         String[] parts = policies.split("/");
         GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
                 "AIBRIX_PREFILL_SCORE_POLICY", parts[0], "AIBRIX_DECODE_SCORE_POLICY", parts[1]));
-        session = RoutingSession.create(settings.routing(), () -> snapshot, pod -> metrics.get(pod.id()),
+        session = RoutingSession.create(settings.routing(), () -> snapshot, BenchModel.store(metrics),
                 SessionClock.SYSTEM, 7, warning -> { });
         for (BenchModel model : models) {
             Admission admission = session.admit(model.name, null, null);

@@ -65,7 +65,7 @@ public class RoutingDecisionBenchmark {
         String[] parts = policies.split("/");
         GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
                 "AIBRIX_PREFILL_SCORE_POLICY", parts[0], "AIBRIX_DECODE_SCORE_POLICY", parts[1]));
-        session = RoutingSession.create(settings.routing(), () -> snapshot, pod -> metrics.get(pod.id()),
+        session = RoutingSession.create(settings.routing(), () -> snapshot, BenchModel.store(metrics),
                 SessionClock.SYSTEM, 7, warning -> { });
         admission = session.admit(model.name, null, null);
         model.warm(session, admission);

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * The gateway's picture of one model's prefix caches: one {@link PodCache} per pod that computes prompts, with the
@@ -15,8 +16,9 @@ import java.util.Map;
  *
  * <p>A lookup walks the prompt's blocks once: the pods holding block 0 start alive, and the alive set is re-checked
  * only where the number of holders changes (caches are prefix-closed, so equal counts mean the same holders). A
- * shared system prompt held by every pod costs one check per pod, not one per pod and block. Thread-safe: every
- * method holds this model's monitor for in-memory work only.
+ * shared system prompt held by some pods costs one check per pod, not one per pod and block, and none when every
+ * cache of the model holds its first block. Thread-safe: every method holds this model's monitor for in-memory work
+ * only.
  */
 public final class CacheModel {
     private final Map<String, PodCache> pods = new HashMap<>();
@@ -31,6 +33,8 @@ public final class CacheModel {
      * What it still references after a walk are this model's caches of the last lookup, until the next one.
      */
     private PodCache[] alive = new PodCache[0];
+    /** Each alive cache's position in the candidate list. */
+    private int[] alivePositions = new int[0];
     /** Block hash → number of pods holding it. */
     private final BlockTable holders = new BlockTable(1024);
     private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
@@ -60,22 +64,37 @@ public final class CacheModel {
      * As {@link #match(long[], List, int)}, refilling {@code reuse} (a {@link PrefixMatch#reusable()}, or null for a
      * new match) rather than allocating the table.
      */
-    public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens, PrefixMatch reuse) {
+    public PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens, PrefixMatch reuse) {
+        return match(hashes, candidates, blockTokens, reuse, null);
+    }
+
+    /**
+     * As {@link #match(long[], List, int, PrefixMatch)}; with {@code positions} (a pod's position in
+     * {@code candidates}, -1 for none) and a {@code reuse}, the match keeps the blocks by candidate position.
+     */
+    public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens, PrefixMatch reuse,
+            ToIntFunction<Pod> positions) {
         if (hashes.length == 0 || holders.get(hashes[0]) <= 0) {
             return PrefixMatch.NONE;
         }
         PodCache[] caches = resolve(candidates);
         if (alive.length < caches.length) {
             alive = new PodCache[caches.length];
+            alivePositions = new int[caches.length];
         }
-        return walk(hashes, caches, blockTokens, reuse);
+        return walk(hashes, candidates, caches, blockTokens, reuse, positions);
     }
 
-    private PrefixMatch walk(long[] hashes, PodCache[] caches, int blockTokens, PrefixMatch reuse) {
+    private PrefixMatch walk(long[] hashes, List<Pod> candidates, PodCache[] caches, int blockTokens,
+            PrefixMatch reuse, ToIntFunction<Pod> positions) {
         int k = 0;
+        // A first block every cache of the model holds (a shared system prompt) needs no check per pod: a hash probe
+        // into each pod's own table, a cache miss per pod at thousands of pods.
+        boolean everyCacheHolds = holders.get(hashes[0]) == pods.size();
         for (int i = 0; i < caches.length; i++) {
             PodCache cache = caches[i];
-            if (cache != null && cache.contains(hashes[0])) {
+            if (cache != null && (everyCacheHolds || cache.contains(hashes[0]))) {
+                alivePositions[k] = i;
                 alive[k++] = cache;
             }
         }
@@ -83,7 +102,8 @@ public final class CacheModel {
             return PrefixMatch.NONE;
         }
         PrefixMatch match = reuse == null ? PrefixMatch.forPods(hashes.length, blockTokens, k)
-                : reuse.refill(hashes.length, blockTokens, k);
+                : positions == null ? reuse.refill(hashes.length, blockTokens, k)
+                : reuse.refill(hashes.length, blockTokens, candidates, positions);
         int previous = holders.get(hashes[0]);
         int depth = 1;
         for (int i = 1; i < hashes.length && k > 0; i++) {
@@ -95,9 +115,10 @@ public final class CacheModel {
                 int kept = 0;
                 for (int a = 0; a < k; a++) {
                     if (alive[a].contains(hashes[i])) {
+                        alivePositions[kept] = alivePositions[a];
                         alive[kept++] = alive[a];
                     } else {
-                        match.put(alive[a].podId, i);
+                        match.put(alivePositions[a], alive[a].podId, i);
                     }
                 }
                 k = kept;
@@ -106,7 +127,7 @@ public final class CacheModel {
             depth = i + 1;
         }
         for (int a = 0; a < k; a++) {
-            match.put(alive[a].podId, depth);
+            match.put(alivePositions[a], alive[a].podId, depth);
         }
         return match;
     }

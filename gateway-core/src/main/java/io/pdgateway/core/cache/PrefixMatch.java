@@ -2,12 +2,17 @@ package io.pdgateway.core.cache;
 
 import io.pdgateway.core.model.Pod;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * How much of one prompt each pod holds in its prefix cache: the number of leading blocks, and the match percentage
  * the spec's formulas read. Only pods that hold at least the first block are stored (a small open-addressing table
- * keyed by pod id), so a lookup of any other pod is a miss. A match is read-only once made, except a model's
- * {@link #reusable()} one, which each lookup of that model's decisions refills (under the model's lock).
+ * keyed by pod id), so a lookup of any other pod is a miss. A match whose lookup was given the candidates' positions
+ * (a pod's place in the list looked up, found without hashing: {@code PodSlots}) keeps the blocks in an array by
+ * position instead, so reading a pod's match is an array element, not a string hash and compare per pod. A match is
+ * read-only once made, except a model's {@link #reusable()} one, which each lookup of that model's decisions refills
+ * (under the model's lock).
  */
 public final class PrefixMatch {
     /** No prompt blocks, or nothing cached: every pod matches 0 %. */
@@ -18,6 +23,11 @@ public final class PrefixMatch {
     private String[] podIds;
     private int[] blocks;
     private int mask;
+    /** Pod → its position in {@link #candidates}, or -1; null when the match is kept by pod id. */
+    private ToIntFunction<Pod> positions;
+    private List<Pod> candidates;
+    /** Matched blocks by candidate position (only the first candidates.size() are this match's). */
+    private int[] byPosition = new int[0];
 
     private PrefixMatch(int promptBlocks, int blockTokens, String[] podIds, int[] blocks) {
         this.promptBlocks = promptBlocks;
@@ -53,6 +63,25 @@ public final class PrefixMatch {
         }
         this.promptBlocks = promptBlocks;
         this.blockTokens = blockTokens;
+        this.positions = null;
+        this.candidates = null;
+        return this;
+    }
+
+    /**
+     * This reusable match emptied for a new prompt over {@code pods} (the list looked up), kept by position: a pod's
+     * blocks are at its position as {@code positionOf} finds it.
+     */
+    PrefixMatch refill(int promptBlocks, int blockTokens, List<Pod> pods, ToIntFunction<Pod> positionOf) {
+        if (byPosition.length < pods.size()) {
+            byPosition = new int[pods.size()];
+        } else {
+            Arrays.fill(byPosition, 0, pods.size(), 0);
+        }
+        this.promptBlocks = promptBlocks;
+        this.blockTokens = blockTokens;
+        this.positions = positionOf;
+        this.candidates = pods;
         return this;
     }
 
@@ -60,7 +89,16 @@ public final class PrefixMatch {
         return Integer.highestOneBit(Math.max(2, pods * 2 - 1)) << 1;
     }
 
-    void put(String podId, int matchedBlocks) {
+    /** The candidate at {@code position} (its id {@code podId}) holds {@code matchedBlocks} leading blocks. */
+    void put(int position, String podId, int matchedBlocks) {
+        if (positions != null) {
+            byPosition[position] = matchedBlocks;
+        } else {
+            put(podId, matchedBlocks);
+        }
+    }
+
+    private void put(String podId, int matchedBlocks) {
         int slot = podId.hashCode() & mask;
         while (podIds[slot] != null && !podIds[slot].equals(podId)) {
             slot = (slot + 1) & mask;
@@ -74,6 +112,10 @@ public final class PrefixMatch {
         if (promptBlocks == 0) {
             return 0;
         }
+        if (positions != null) {
+            int position = positions.applyAsInt(pod);
+            return position >= 0 ? byPosition[position] : byId(pod);
+        }
         String id = pod.id();
         int slot = id.hashCode() & mask;
         while (podIds[slot] != null) {
@@ -81,6 +123,16 @@ public final class PrefixMatch {
                 return blocks[slot];
             }
             slot = (slot + 1) & mask;
+        }
+        return 0;
+    }
+
+    /** A pod not found by position (another snapshot's object of the same pod): the candidate with its id, if any. */
+    private int byId(Pod pod) {
+        for (int i = 0; i < candidates.size(); i++) {
+            if (candidates.get(i).id().equals(pod.id())) {
+                return byPosition[i];
+            }
         }
         return 0;
     }

@@ -55,6 +55,11 @@ public final class LedgerRows {
         return this;
     }
 
+    /** The slots of the snapshot of the last refresh. */
+    public PodSlots slots() {
+        return slots;
+    }
+
     /** The pod's slot in the snapshot of the last refresh, or -1 (then read the maps). */
     public int slot(Pod pod) {
         return slots.slot(pod);

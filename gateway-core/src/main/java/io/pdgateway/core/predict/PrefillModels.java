@@ -2,6 +2,7 @@ package io.pdgateway.core.predict;
 
 import io.pdgateway.core.model.Pod;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -26,9 +27,11 @@ public final class PrefillModels {
     private final Function<Pod, PrefillTimeModel.Coefficients> priors;
     private final ToDoubleFunction<Pod> fadeMillis;
     private final Map<String, PodQueue> pods = new ConcurrentHashMap<>();
+    /** Changes after every queue added to or removed from {@link #pods}: {@link PrefillRows} refills when it does. */
+    private final AtomicLong version = new AtomicLong();
 
     /** One pod's model and the summed work terms of its legs in flight. */
-    private static final class PodQueue {
+    static final class PodQueue {
         final PrefillTimeModel model;
         final double fadeNanos;
         int legs;
@@ -77,13 +80,27 @@ public final class PrefillModels {
 
     private PodQueue queue(Pod pod) {
         PodQueue queue = pods.get(pod.id());
-        return queue != null ? queue : pods.computeIfAbsent(pod.id(),
-                id -> new PodQueue(new PrefillTimeModel(priors.apply(pod)), fadeMillis.applyAsDouble(pod) * 1e6));
+        return queue != null ? queue : pods.computeIfAbsent(pod.id(), id -> {
+            version.incrementAndGet();
+            return new PodQueue(new PrefillTimeModel(priors.apply(pod)), fadeMillis.applyAsDouble(pod) * 1e6);
+        });
+    }
+
+    long version() {
+        return version.get();
+    }
+
+    /** The pod's queue as the methods below find it (by id), or null before its first use. */
+    PodQueue entry(Pod pod) {
+        return pods.get(pod.id());
     }
 
     /** When a leg sent now would answer: the pod's remaining queued work plus its own compute, in milliseconds. */
     public double predictMillis(Pod pod, double uncached, double cached, long nowNanos) {
-        PodQueue queue = queue(pod);
+        return predictMillis(queue(pod), uncached, cached, nowNanos);
+    }
+
+    static double predictMillis(PodQueue queue, double uncached, double cached, long nowNanos) {
         synchronized (queue) {
             queue.fadedTo(nowNanos);
             double work = queue.model.predictWork(queue.legs + 1, queue.tokens + uncached,
@@ -94,7 +111,10 @@ public final class PrefillModels {
 
     /** The pod's own compute of such a prefill, without its queue, in milliseconds. */
     public double computeMillis(Pod pod, double uncached, double cached, long nowNanos) {
-        PodQueue queue = queue(pod);
+        return computeMillis(queue(pod), uncached, cached, nowNanos);
+    }
+
+    static double computeMillis(PodQueue queue, double uncached, double cached, long nowNanos) {
         synchronized (queue) {
             return queue.fadedTo(nowNanos).model.predictMillis(uncached, cached);
         }
@@ -176,7 +196,10 @@ public final class PrefillModels {
 
     /** The pod's mean relative prediction error over its recent legs; NaN before its first answered leg. */
     public double error(String podId) {
-        PodQueue queue = pods.get(podId);
+        return error(pods.get(podId));
+    }
+
+    static double error(PodQueue queue) {
         if (queue == null) {
             return Double.NaN;
         }
@@ -202,6 +225,8 @@ public final class PrefillModels {
     }
 
     public void retainOnly(Set<String> podIds) {
-        pods.keySet().retainAll(podIds);
+        if (pods.keySet().retainAll(podIds)) {
+            version.incrementAndGet();
+        }
     }
 }

@@ -4,9 +4,12 @@ import io.pdgateway.core.ledger.LedgerRows;
 import io.pdgateway.core.ledger.RemoteLoad;
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
+import io.pdgateway.core.model.MetricsRows;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.predict.PrefillModels;
+import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.score.DecodeInputs;
 import java.util.List;
@@ -28,6 +31,18 @@ public final class ClusterLoad implements LoadView {
     private Predicate<Pod> ejected = pod -> false;
     /** The model's ledger entries by slot, or null: then every read looks the pod up in the ledgers' maps. */
     private LedgerRows rows;
+    /** The model's scraped metrics by slot (the same slots as {@link #rows}), or null: then read through the function. */
+    private MetricsRows metricsRows;
+    /** The metrics store's clock, read once for the decision, and its stale limit. */
+    private long metricsNowNanos;
+    private long metricsStaleAfterNanos;
+    /**
+     * The model's prefill-time queues by slot (the same slots as {@link #rows}), or null: then read by pod id. Brought
+     * up to date on the decision's first read: only predicted_ttft reads them, and a decision that sends a pod its first
+     * prefill leg adds a queue, so refreshing them for every decision would refill all of them after each such one.
+     */
+    private PrefillRows prefillRows;
+    private boolean prefillRowsFresh;
     /** The model's reusable working arrays, or null: then stages allocate theirs. */
     private DecisionBuffers buffers;
     /** Whether the decision's score table will be read, so its scores must be its own arrays, not the buffers. */
@@ -68,6 +83,42 @@ public final class ClusterLoad implements LoadView {
     public ClusterLoad reading(LedgerRows modelRows) {
         this.rows = modelRows;
         return this;
+    }
+
+    /**
+     * This view reading the scraped metrics through {@code modelRows} (refreshed for this decision's model over the
+     * same slots as the ledger rows, from {@code store}, which must be this view's metrics function): the same values
+     * as the function's, staleness judged at one reading of the store's clock for the whole decision instead of one per
+     * pod.
+     */
+    public ClusterLoad readingMetrics(MetricsRows modelRows, ScrapedMetrics store) {
+        this.metricsRows = modelRows;
+        this.metricsNowNanos = store.nowNanos();
+        this.metricsStaleAfterNanos = store.staleAfterNanos();
+        return this;
+    }
+
+    /**
+     * This view reading the prefill-time models through {@code modelRows} (the model's, brought up to date over the
+     * ledger rows' slots from this view's prefill models on the first read): the same values without a map lookup per
+     * pod.
+     */
+    public ClusterLoad readingPrefillModels(PrefillRows modelRows) {
+        this.prefillRows = modelRows;
+        this.prefillRowsFresh = false;
+        return this;
+    }
+
+    /** The pod's slot in the prefill rows (refreshed on the decision's first read), or -1: then read by pod id. */
+    private int prefillSlot(Pod pod) {
+        if (prefillRows == null || rows == null) {
+            return -1;
+        }
+        if (!prefillRowsFresh) {
+            prefillRows.refresh(rows.slots(), prefillModels);
+            prefillRowsFresh = true;
+        }
+        return slot(pod);
     }
 
     /** This view lending the model's working arrays to the decision's stages (see {@link DecisionBuffers}). */
@@ -185,17 +236,31 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public double predictPrefillMillis(Pod pod, double uncached, double cached) {
-        return prefillModels == null ? Double.NaN : prefillModels.predictMillis(pod, uncached, cached, nowNanos);
+        if (prefillModels == null) {
+            return Double.NaN;
+        }
+        int slot = prefillSlot(pod);
+        return slot >= 0 ? prefillRows.predictMillis(slot, pod, uncached, cached, nowNanos)
+                : prefillModels.predictMillis(pod, uncached, cached, nowNanos);
     }
 
     @Override
     public double prefillModelError(Pod pod) {
-        return prefillModels == null ? Double.NaN : prefillModels.error(pod.id());
+        if (prefillModels == null) {
+            return Double.NaN;
+        }
+        int slot = prefillSlot(pod);
+        return slot >= 0 ? prefillRows.error(slot, pod) : prefillModels.error(pod.id());
     }
 
     @Override
     public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
-        return prefillModels == null ? Double.NaN : prefillModels.computeMillis(pod, uncached, cached, nowNanos);
+        if (prefillModels == null) {
+            return Double.NaN;
+        }
+        int slot = prefillSlot(pod);
+        return slot >= 0 ? prefillRows.computeMillis(slot, pod, uncached, cached, nowNanos)
+                : prefillModels.computeMillis(pod, uncached, cached, nowNanos);
     }
 
     @Override
@@ -220,6 +285,12 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public PodMetrics metrics(Pod pod) {
+        if (metricsRows != null) {
+            int slot = slot(pod);
+            if (slot >= 0) {
+                return metricsRows.metrics(slot, metricsNowNanos, metricsStaleAfterNanos);
+            }
+        }
         PodMetrics m = metrics.apply(pod);
         return m == null ? PodMetrics.ABSENT : m;
     }

@@ -3,6 +3,8 @@ package io.pdgateway.core.routing;
 import io.pdgateway.core.cache.CacheModel;
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
+import java.util.function.ToIntFunction;
 
 /**
  * The request's prompt looked up in its model's prefix-cache view, once per decision and only if a stage asks: every
@@ -18,6 +20,8 @@ public final class PrefixLookup {
     private final int blockTokens;
     /** The model's reusable match the lookup refills, or null for a new one. */
     private final PrefixMatch reuse;
+    /** A pod's position in the model's computing pods (found without hashing), or null. */
+    private ToIntFunction<Pod> positions;
     private PrefixMatch match;
 
     /** @param blockTokens tokens per block of the view (the prefix-cache model's block size) */
@@ -37,10 +41,19 @@ public final class PrefixLookup {
         this.reuse = reuse;
     }
 
+    /**
+     * This lookup's match kept by position ({@code positions}: a pod's position in the model's computing pods, -1 for
+     * none), read per pod as an array element; only with a reusable match.
+     */
+    public PrefixLookup positionedBy(ToIntFunction<Pod> computingPositions) {
+        this.positions = computingPositions;
+        return this;
+    }
+
     public PrefixMatch match() {
         if (match == null) {
             match = view == null || hashes.length == 0 || model == null ? PrefixMatch.NONE
-                    : view.match(hashes, model.computingPods(), blockTokens, reuse);
+                    : view.match(hashes, model.computingPods(), blockTokens, reuse, positions);
         }
         return match;
     }

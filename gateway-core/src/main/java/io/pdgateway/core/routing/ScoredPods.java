@@ -6,11 +6,15 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Scores of one side (prefill or decode), looked up by pod identity. The pickers read the scores roleset after
- * roleset, the order the side's pods were scored in, so a lookup first tries the pod after the last one found: at scale
- * that is one comparison per lookup, where hashing thousands of pods into a table cost more than the scoring. Any other
- * order falls back to an identity table over primitive doubles, built on first need.
+ * roleset, the order the side's pods were scored in, so a lookup first tries the pods near the last one found: at scale
+ * that is a comparison or a few per lookup, where hashing thousands of pods into a table cost more than the scoring
+ * (an identity hash reads the pod's header: a cache miss per pod). Any other order falls back to an identity table
+ * over primitive doubles, built on first need.
  */
 public final class ScoredPods implements ToDoubleFunction<Pod> {
+    /** How far from the cursor a pod is looked for by reference before the identity table. */
+    static final int WINDOW = 16;
+
     private final List<Pod> pods;
     private final double[] values;
     /** Where the next lookup looks first; a stale value (another thread's) only costs a miss. */
@@ -35,30 +39,51 @@ public final class ScoredPods implements ToDoubleFunction<Pod> {
 
     /** The pod's score, or NaN when it was not scored. */
     public double score(Pod pod) {
-        int next = cursor;
-        int n = pods.size();
-        if (next < n && pods.get(next) == pod) {
-            cursor = next + 1;
-            return values[next];
-        }
-        if (next > 0 && next <= n && pods.get(next - 1) == pod) {
-            return values[next - 1]; // the pod just found, read again (the picker's chosen pod)
-        }
-        if (n > 0 && pods.get(0) == pod) {
-            cursor = 1;
-            return values[0];
-        }
-        Table lookup = table;
-        if (lookup == null) {
-            lookup = new Table(pods);
-            table = lookup;
-        }
-        int i = lookup.indexOf(pod);
+        int i = near(pod);
         if (i < 0) {
-            return Double.NaN;
+            Table lookup = table;
+            if (lookup == null) {
+                lookup = new Table(pods);
+                table = lookup;
+            }
+            i = lookup.indexOf(pod);
+            if (i < 0) {
+                return Double.NaN;
+            }
         }
         cursor = i + 1;
         return values[i];
+    }
+
+    /**
+     * The pod's index when it is close to the cursor, else -1: the next one (in order), the pod just found (the
+     * picker's chosen pod, read again), the next few (past unscored or skipped pods), the first one (a new pass over
+     * the side), then the few behind (a roleset's pods read again).
+     */
+    private int near(Pod pod) {
+        int n = pods.size();
+        int next = Math.min(cursor, n);
+        if (next < n && pods.get(next) == pod) {
+            return next;
+        }
+        if (next > 0 && pods.get(next - 1) == pod) {
+            return next - 1;
+        }
+        int end = Math.min(n, next + WINDOW);
+        for (int i = next + 1; i < end; i++) {
+            if (pods.get(i) == pod) {
+                return i;
+            }
+        }
+        if (n > 0 && pods.get(0) == pod) {
+            return 0;
+        }
+        for (int i = next - 2, start = Math.max(0, next - WINDOW); i >= start; i--) {
+            if (pods.get(i) == pod) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Pod → index, open addressing by identity hash (load factor ≤ 0.5). Immutable once built. */

@@ -2,6 +2,8 @@ package io.pdgateway.core.session;
 
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.ledger.LedgerRows;
+import io.pdgateway.core.model.MetricsRows;
+import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.DecisionBuffers;
 import java.util.SplittableRandom;
@@ -15,6 +17,10 @@ final class ModelLane {
     final SplittableRandom random;
     /** The model's ledger entries by pod slot, read by its decisions; guarded by this lane's lock. */
     final LedgerRows rows = new LedgerRows();
+    /** The model's scraped-metrics entries by pod slot, when the session's metrics are a store that keeps entries. */
+    final MetricsRows metricsRows = new MetricsRows();
+    /** The model's prefill-time queues by pod slot, read by predicted_ttft; guarded by this lane's lock. */
+    final PrefillRows prefillRows = new PrefillRows();
     /** The working arrays of its decisions, reused from one to the next; guarded by this lane's lock. */
     final DecisionBuffers buffers = new DecisionBuffers();
     /** What the model's routed prompts carried (predicted_ttft's prefix demand); guarded by this lane's lock. */

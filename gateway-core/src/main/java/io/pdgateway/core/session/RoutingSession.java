@@ -19,6 +19,7 @@ import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.Profile;
+import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.outlier.OutlierDetector;
 import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.routing.ClusterLoad;
@@ -206,13 +207,18 @@ public final class RoutingSession {
             RemoteLoad others = remote.get();
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, others, prefillModels, start,
                     clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers)
-                    .keepingScores(admission.explain()).withPrefixDemand(lane.demand);
+                    .keepingScores(admission.explain()).withPrefixDemand(lane.demand)
+                    .readingPrefillModels(lane.prefillRows);
+            if (metrics instanceof ScrapedMetrics store) {
+                load.readingMetrics(lane.metricsRows.refresh(lane.rows.slots(), store), store);
+            }
             OutlierDetector ejecting = outliers;
             if (ejecting != null && ejecting.anyEjected(start)) {
                 load.ejecting(pod -> ejecting.ejected(pod, start));
             }
             PrefixLookup prefix = new PrefixLookup(cache, request.prefixHashes(), model,
-                    settings.prefixCacheBlockTokens(), lane.prefixMatch);
+                    settings.prefixCacheBlockTokens(), lane.prefixMatch)
+                    .positionedBy(lane.rows.slots().computingPositions());
             RoutingContext context = new RoutingContext(request, model, load, prefix, lane.random,
                     settings.stddevFactor(), bucketServe == null ? BucketPlan.EMPTY : bucketServe.plan());
             decision = decider.route(context);

@@ -254,4 +254,47 @@ class CacheModelTest {
             }
         }
     }
+
+    @Test
+    void matchKeptByPosition_readsAsTheMatchKeptById() {
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            pods.add(pod("p" + i).prefill("rs" + i).build());
+            pods.add(pod("d" + i).decode("rs" + i).build());
+        }
+        io.pdgateway.core.model.ModelPods snapshot = io.pdgateway.core.model.ModelPods.of("m", pods);
+        io.pdgateway.core.model.PodSlots slots = new io.pdgateway.core.model.PodSlots(snapshot);
+        List<Pod> computing = snapshot.computingPods();
+        long[] system = prompt(12, 7);
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < computing.size(); i++) { // a shared prefix of any depth on most pods, none on some
+            int depth = random.nextInt(13);
+            if (depth > 0) {
+                model.release(model.hold(computing.get(i), Arrays.copyOf(system, depth), 1000));
+            }
+        }
+        PrefixMatch reusable = PrefixMatch.reusable();
+        for (int round = 0; round < 2; round++) { // refilled: nothing of the first round may linger
+            long[] prompt = round == 0 ? system : sharing(system, 7, 15, 5);
+            if (round == 1) { // a third of the pods leave: their positions of the first round must read 0 now
+                Map<String, String> present = new HashMap<>();
+                for (int i = 0; i < computing.size(); i++) {
+                    if (i % 3 != 0) {
+                        present.put(computing.get(i).id(), computing.get(i).address());
+                    }
+                }
+                model.retainOnly(present);
+            }
+            PrefixMatch byId = model.match(prompt, computing, 16);
+            PrefixMatch byPosition = model.match(prompt, computing, 16, reusable, slots.computingPositions());
+            List<Pod> shuffled = new ArrayList<>(snapshot.pods());
+            java.util.Collections.shuffle(shuffled, new java.util.Random(round));
+            for (Pod pod : shuffled) {
+                assertThat(byPosition.blocks(pod)).as(pod.id()).isEqualTo(byId.blocks(pod));
+                assertThat(byPosition.percent(pod)).as(pod.id()).isEqualTo(byId.percent(pod));
+            }
+            Pod sameId = pod("p5").prefill("rs5").build(); // an equal pod that is not the snapshot's object
+            assertThat(byPosition.blocks(sameId)).as("found by id").isEqualTo(byId.blocks(sameId)).isPositive();
+        }
+    }
 }

@@ -63,4 +63,48 @@ class PodSlotsTest {
         assertThat(slots.slot(same)).as("...but not one of this snapshot's objects").isEqualTo(-1);
         assertThat(slots.size()).isEqualTo(model.pods().size());
     }
+
+    @Test
+    void subsetsWithGapsOfAnyLength_andBothSidesInterleaved_samePositions() {
+        PodSlots slots = new PodSlots(model);
+        List<Pod> prefills = model.prefillPods();
+        List<Pod> decodes = model.decodePods();
+        // Gaps shorter and longer than the window, as the stddev skip and a roleset's chosen pod leave them.
+        int[] gaps = {0, 1, 3, 0, PodSlots.WINDOW - 1, PodSlots.WINDOW, PodSlots.WINDOW + 2, 2};
+        int p = 0;
+        int d = 0;
+        for (int g = 0; p < prefills.size() || d < decodes.size(); g++) {
+            if (p < prefills.size()) {
+                Pod pod = prefills.get(p);
+                assertThat(slots.slot(pod)).as(pod.id()).isEqualTo(model.pods().indexOf(pod));
+            }
+            if (d < decodes.size()) {
+                Pod pod = decodes.get(d);
+                assertThat(slots.slot(pod)).as(pod.id()).isEqualTo(model.pods().indexOf(pod));
+            }
+            if (p > 0 && p - 1 < prefills.size()) { // a pod just behind the cursor, read again
+                Pod pod = prefills.get(p - 1);
+                assertThat(slots.slot(pod)).as("again " + pod.id()).isEqualTo(model.pods().indexOf(pod));
+            }
+            p += 1 + gaps[g % gaps.length];
+            d += 1 + gaps[(g + 3) % gaps.length];
+        }
+        Pod plain = model.otherPods().get(0);
+        assertThat(slots.slot(plain)).as("a pod on neither side").isEqualTo(model.pods().indexOf(plain));
+    }
+
+    @Test
+    void computingPosition_isThePositionInTheComputingPods() {
+        PodSlots slots = new PodSlots(model);
+        List<Pod> shuffled = new ArrayList<>(model.pods());
+        Collections.shuffle(shuffled, new Random(5));
+        for (List<Pod> order : List.of(model.pods(), shuffled)) {
+            for (Pod pod : order) {
+                assertThat(slots.computingPosition(pod)).as(pod.id())
+                        .isEqualTo(model.computingPods().indexOf(pod));
+            }
+        }
+        assertThat(slots.computingPositions().applyAsInt(pod("p3").prefill("rs3").build()))
+                .as("another snapshot's object").isEqualTo(-1);
+    }
 }

@@ -35,7 +35,7 @@ public final class RoutingService {
     /** @param tokenizers each model's own tokenizer (AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=huggingface) */
     public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
             SessionClock clock, ModelTokenizers tokenizers) {
-        this.session = RoutingSession.create(settings, pods::current, metrics::metrics, clock, seed,
+        this.session = RoutingSession.create(settings, pods::current, metrics, clock, seed,
                 warning -> LOG.warn("{}", warning));
         this.measurer = new PromptMeasurer(settings.prefixCacheTokenizer(), settings.prefixCacheBlockTokens(),
                 tokenizers);

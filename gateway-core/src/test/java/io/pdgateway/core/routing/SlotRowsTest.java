@@ -1,0 +1,167 @@
+package io.pdgateway.core.routing;
+
+import static io.pdgateway.core.PodBuilder.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pdgateway.core.ledger.LedgerRows;
+import io.pdgateway.core.ledger.RemoteLoad;
+import io.pdgateway.core.ledger.RequestLedger;
+import io.pdgateway.core.ledger.TokenLedger;
+import io.pdgateway.core.model.MetricsRows;
+import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.model.ScrapedMetrics;
+import io.pdgateway.core.predict.PrefillModels;
+import io.pdgateway.core.predict.PrefillRows;
+import io.pdgateway.core.predict.PrefillTimeModel;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A decision's load view reads the scraped metrics and the prefill-time models through the model's rows (arrays by
+ * pod slot) and must read exactly what the store and the models say by pod id: metrics fresh, stale (judged at the
+ * store's clock) or never scraped, a scrape replacing a pod's value between decisions, a pod's first scrape, pods
+ * dropped, a new snapshot; a prefill model before and after the pod's first leg.
+ */
+class SlotRowsTest {
+    private static final long NOW = 100_000_000_000L;
+    private static final long STALE = 5_000_000_000L;
+    private final RequestLedger requests = new RequestLedger();
+    private final TokenLedger tokens = new TokenLedger();
+    private final LedgerRows rows = new LedgerRows();
+    private final MetricsRows metricsRows = new MetricsRows();
+    private final PrefillRows prefillRows = new PrefillRows();
+    private final Store store = new Store();
+    private final PrefillModels prefillModels = new PrefillModels(
+            p -> new PrefillTimeModel.Coefficients(5, 0.02, 1e-7), p -> 10_000);
+
+    /** The store as a server keeps it: one entry per pod, values replaced in place, a version for the entry set. */
+    private static final class Store implements ScrapedMetrics {
+        final Map<String, Entry> entries = new HashMap<>();
+        long version;
+        long now = NOW;
+
+        void put(String podId, PodMetrics metrics) {
+            Entry entry = entries.get(podId);
+            if (entry == null) {
+                entries.put(podId, new Entry(metrics));
+                version++;
+            } else {
+                entry.latest(metrics);
+            }
+        }
+
+        void remove(String podId) {
+            entries.remove(podId);
+            version++;
+        }
+
+        @Override
+        public long entriesVersion() {
+            return version;
+        }
+
+        @Override
+        public Entry entry(String podId) {
+            return entries.get(podId);
+        }
+
+        @Override
+        public long nowNanos() {
+            return now;
+        }
+
+        @Override
+        public long staleAfterNanos() {
+            return STALE;
+        }
+    }
+
+    private static ModelPods model(int rolesets) {
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < rolesets; i++) {
+            pods.add(pod("p" + i).prefill("rs" + i).build());
+            pods.add(pod("d" + i).decode("rs" + i).build());
+        }
+        return ModelPods.of("m", pods);
+    }
+
+    private static PodMetrics scraped(double waiting, long atNanos) {
+        return new PodMetrics(waiting, Double.NaN, Double.NaN, 0.5, 100 + waiting, 30, 1000, atNanos);
+    }
+
+    /** Every pod read through fresh rows, in side order and shuffled, equals the store's and the models' answer. */
+    private void assertRowsReadAsMaps(ModelPods model) {
+        ClusterLoad byId = new ClusterLoad(requests, tokens, store, RemoteLoad.NONE, prefillModels, NOW, 7_000);
+        ClusterLoad viaRows = new ClusterLoad(requests, tokens, store, RemoteLoad.NONE, prefillModels, NOW, 7_000)
+                .reading(rows.refresh(model, requests, tokens, RemoteLoad.NONE));
+        viaRows.readingMetrics(metricsRows.refresh(rows.slots(), store), store)
+                .readingPrefillModels(prefillRows); // brought up to date by the first read
+        List<Pod> shuffled = new ArrayList<>(model.pods());
+        Collections.shuffle(shuffled, new Random(model.pods().size()));
+        for (List<Pod> order : List.of(model.prefillPods(), model.decodePods(), shuffled)) {
+            for (Pod pod : order) {
+                assertThat(viaRows.metrics(pod)).as(pod.id()).isEqualTo(byId.metrics(pod));
+                assertThat(viaRows.predictPrefillMillis(pod, 900, 100)).as(pod.id())
+                        .isEqualTo(byId.predictPrefillMillis(pod, 900, 100));
+                assertThat(viaRows.predictPrefillComputeMillis(pod, 900, 100)).as(pod.id())
+                        .isEqualTo(byId.predictPrefillComputeMillis(pod, 900, 100));
+                assertThat(Double.valueOf(viaRows.prefillModelError(pod))).as(pod.id()) // boxed: NaN equals NaN
+                        .isEqualTo(Double.valueOf(byId.prefillModelError(pod)))
+                        .isEqualTo(Double.valueOf(prefillModels.error(pod.id())));
+            }
+        }
+    }
+
+    @Test
+    void metrics_freshStaleOrNone_replacedAdded_andDropped() {
+        ModelPods model = model(20);
+        for (int i = 0; i < 20; i += 2) {
+            store.put("default/p" + i, scraped(i, NOW - (i % 4 == 0 ? 1_000 : 2 * STALE))); // every other one stale
+            store.put("default/d" + i, scraped(i + 1, NOW));
+        }
+        assertRowsReadAsMaps(model);
+        assertThat(metricsRows.metrics(0, NOW, STALE).present()).as("p0 was scraped just now").isTrue();
+
+        store.put("default/p0", scraped(42, NOW - 3 * STALE)); // replaced in place: same entries, same version
+        store.put("default/d2", scraped(7, NOW));
+        assertRowsReadAsMaps(model);
+
+        store.put("default/p1", scraped(3, NOW)); // a pod's first scrape
+        store.remove("default/d4");
+        assertRowsReadAsMaps(model);
+
+        store.now = NOW + 2 * STALE; // a later decision: everything older than the limit reads as none
+        assertRowsReadAsMaps(model);
+        store.now = NOW;
+
+        ModelPods grown = model(25); // a new snapshot: new slots, new objects
+        store.put("default/d23", scraped(5, NOW));
+        assertRowsReadAsMaps(grown);
+        assertRowsReadAsMaps(model);
+    }
+
+    @Test
+    void prefillModels_beforeAndAfterEachPodsFirstLeg_andDropped() {
+        ModelPods model = model(12);
+        assertRowsReadAsMaps(model); // no queues yet: the reads make them
+        for (int i = 0; i < 12; i += 3) {
+            Pod pod = model.prefillPods().get(i);
+            PrefillModels.Ticket ticket = prefillModels.dispatched(pod, 2_000, 0, NOW - 50_000_000L);
+            if (i % 2 == 0) {
+                prefillModels.answered(ticket, NOW - 10_000_000L);
+            }
+        }
+        assertRowsReadAsMaps(model);
+        ModelPods again = model(12); // a new snapshot of the same pods: its rows hold the queues with legs and fits
+        assertRowsReadAsMaps(again);
+        prefillModels.retainOnly(java.util.Set.of("default/p3")); // the others' queues dropped: fresh ones from now
+        assertRowsReadAsMaps(again);
+    }
+}
