@@ -11,8 +11,8 @@ import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;
 import io.pdgateway.workload.prompt.PromptSynthesizer;
+import io.pdgateway.server.cli.GatewayVertx;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -52,8 +52,8 @@ public final class OverheadBenchmark {
     public List<SizeResult> run(List<String> notes) throws IOException {
         Path dir = Files.createTempDirectory("pd-gateway-overhead");
         // The pods and the load generator on epoll as the gateway is: the rig, shared by every target, costs less.
-        Vertx pods = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        Vertx clients = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        Vertx pods = Vertx.vertx(GatewayVertx.options());
+        Vertx clients = Vertx.vertx(GatewayVertx.options());
         List<AutoCloseable> closing = new ArrayList<>();
         try {
             Path podFile = dir.resolve("pods.yaml");

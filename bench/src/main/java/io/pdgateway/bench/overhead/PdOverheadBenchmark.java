@@ -12,8 +12,8 @@ import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.sim.cluster.PodManifest;
+import io.pdgateway.server.cli.GatewayVertx;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -62,8 +62,8 @@ public final class PdOverheadBenchmark {
     private List<SizeResult> runEngine(String engine, List<String> notes) throws IOException {
         Path dir = Files.createTempDirectory("pd-gateway-overhead-pd");
         // The pods and the load generator on epoll as the gateway is: the rig, shared by every target, costs less.
-        Vertx pods = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        Vertx clients = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        Vertx pods = Vertx.vertx(GatewayVertx.options());
+        Vertx clients = Vertx.vertx(GatewayVertx.options());
         GatewayChild gateway = null;
         try {
             SimPod prefill = startPod(pods, engine, SimRole.PREFILL);

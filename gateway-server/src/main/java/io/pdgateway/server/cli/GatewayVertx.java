@@ -17,7 +17,7 @@ public final class GatewayVertx {
     }
 
     public static Vertx create() {
-        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        Vertx vertx = Vertx.vertx(options());
         if (vertx.isNativeTransportEnabled()) {
             LOG.info("network transport: native epoll");
         } else {
@@ -26,5 +26,10 @@ public final class GatewayVertx {
                             : vertx.unavailableNativeTransportCause().toString());
         }
         return vertx;
+    }
+
+    /** The gateway's Vert.x options, for a process that runs beside it and should use the same transport (the bench). */
+    public static VertxOptions options() {
+        return new VertxOptions().setPreferNativeTransport(true);
     }
 }
