@@ -14,11 +14,11 @@ import java.util.function.ToIntFunction;
  * referenced on the pod that computes them), when it ends (they become free, most recent first) and when an engine
  * reports what it stored or evicted; a pod that leaves discovery is dropped whole.
  *
- * <p>A lookup walks the prompt's blocks once: the pods holding block 0 start alive, and the alive set is re-checked
- * only where the number of holders changes (caches are prefix-closed, so equal counts mean the same holders). A
- * shared system prompt held by some pods costs one check per pod, not one per pod and block, and none when every
- * cache of the model holds its first block. Thread-safe: every method holds this model's monitor for in-memory work
- * only.
+ * <p>A lookup walks the prompt's blocks: the pods holding block 0 start alive, and the alive set is re-checked only
+ * where the number of holders changes (caches are prefix-closed, so equal counts mean the same holders), found by a
+ * search over the counts rather than block by block. A shared system prompt held by some pods costs one check per pod,
+ * not one per pod and block, and none when every cache of the model holds its first block. Thread-safe: every method
+ * holds this model's monitor for in-memory work only.
  */
 public final class CacheModel {
     private final Map<String, PodCache> pods = new HashMap<>();
@@ -106,30 +106,63 @@ public final class CacheModel {
                 : reuse.refill(hashes.length, blockTokens, candidates, positions);
         int previous = holders.get(hashes[0]);
         int depth = 1;
-        for (int i = 1; i < hashes.length && k > 0; i++) {
+        while (depth < hashes.length && k > 0) {
+            int i = firstChange(hashes, depth, previous);
+            depth = i; // blocks before i have the previous holders: the alive caches hold them all
+            if (i == hashes.length) {
+                break;
+            }
             int count = holders.get(hashes[i]);
             if (count <= 0) {
                 break;
             }
-            if (count != previous) {
-                int kept = 0;
-                for (int a = 0; a < k; a++) {
-                    if (alive[a].contains(hashes[i])) {
-                        alivePositions[kept] = alivePositions[a];
-                        alive[kept++] = alive[a];
-                    } else {
-                        match.put(alivePositions[a], alive[a].podId, i);
-                    }
+            int kept = 0;
+            for (int a = 0; a < k; a++) {
+                if (alive[a].contains(hashes[i])) {
+                    alivePositions[kept] = alivePositions[a];
+                    alive[kept++] = alive[a];
+                } else {
+                    match.put(alivePositions[a], alive[a].podId, i);
                 }
-                k = kept;
-                previous = count;
             }
+            k = kept;
+            previous = count;
             depth = i + 1;
         }
         for (int a = 0; a < k; a++) {
             match.put(alivePositions[a], alive[a].podId, depth);
         }
         return match;
+    }
+
+    /**
+     * The first block at or after {@code from} whose holder count is not {@code count} (the count of block from − 1), or
+     * the prompt's length. Caches are prefix-closed, so counts never grow along a prompt: the blocks with the same count
+     * are a run, found by doubling the step and then halving it, a few probes per change of holders instead of one per
+     * block (an 8,000-token prompt is 500 blocks, most of them in one or two runs).
+     */
+    private int firstChange(long[] hashes, int from, int count) {
+        int same = from - 1; // known to have the count
+        int step = 1;
+        int differs = hashes.length; // known to differ (or the end)
+        while (same + step < hashes.length) {
+            int probe = same + step;
+            if (holders.get(hashes[probe]) != count) {
+                differs = probe;
+                break;
+            }
+            same = probe;
+            step <<= 1;
+        }
+        while (differs - same > 1) {
+            int probe = (same + differs) >>> 1;
+            if (holders.get(hashes[probe]) == count) {
+                same = probe;
+            } else {
+                differs = probe;
+            }
+        }
+        return differs;
     }
 
     /**

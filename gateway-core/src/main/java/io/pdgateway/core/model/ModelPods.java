@@ -28,6 +28,9 @@ public record ModelPods(String model, List<Pod> pods, Map<String, Roleset> roles
 
     public ModelPods {
         pods = List.copyOf(pods);
+        for (int slot = 0; slot < pods.size(); slot++) {
+            pods.get(slot).slotHint(slot); // so a decision finds each pod's slot by one comparison (PodSlots)
+        }
         rolesets = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rolesets));
         engines = List.copyOf(engines);
         rolesetList = List.copyOf(rolesets.values());

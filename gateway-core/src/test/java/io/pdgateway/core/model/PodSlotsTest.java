@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A pod's slot is its position in the snapshot's pod list, found by identity whatever order pods are asked in: the
- * side lists in order (the cursor's case), the same pod twice, backwards, shuffled; a pod object of another snapshot has
- * none.
+ * side lists in order, the same pod twice, backwards, shuffled; a pod object a later snapshot shares (and stamped with
+ * its own position) keeps its slot in both; a pod object of another snapshot has none.
  */
 class PodSlotsTest {
     private final ModelPods model = ModelPods.of("m", pods(40));
@@ -56,6 +56,20 @@ class PodSlotsTest {
     }
 
     @Test
+    void aPodObjectALaterSnapshotShares_hasItsPositionInEach() {
+        PodSlots before = new PodSlots(model);
+        List<Pod> grown = new ArrayList<>(model.pods());
+        grown.add(0, pod("a-new-first-pod").build()); // sorts first: every shared pod moves one position on
+        ModelPods later = ModelPods.of("m", grown);
+        PodSlots after = new PodSlots(later);
+        for (Pod pod : model.pods()) {
+            assertThat(before.slot(pod)).as("earlier snapshot " + pod.id()).isEqualTo(model.pods().indexOf(pod));
+            assertThat(after.slot(pod)).as("later snapshot " + pod.id()).isEqualTo(later.pods().indexOf(pod));
+            assertThat(after.slot(pod)).isEqualTo(before.slot(pod) + 1);
+        }
+    }
+
+    @Test
     void anEqualPodOfAnotherSnapshot_hasNoSlot() {
         PodSlots slots = new PodSlots(model);
         Pod same = pod("p3").prefill("rs3").build();
@@ -69,8 +83,8 @@ class PodSlotsTest {
         PodSlots slots = new PodSlots(model);
         List<Pod> prefills = model.prefillPods();
         List<Pod> decodes = model.decodePods();
-        // Gaps shorter and longer than the window, as the stddev skip and a roleset's chosen pod leave them.
-        int[] gaps = {0, 1, 3, 0, PodSlots.WINDOW - 1, PodSlots.WINDOW, PodSlots.WINDOW + 2, 2};
+        // Gaps short and long, as the stddev skip and a roleset's chosen pod leave them.
+        int[] gaps = {0, 1, 3, 0, 15, 16, 18, 2};
         int p = 0;
         int d = 0;
         for (int g = 0; p < prefills.size() || d < decodes.size(); g++) {

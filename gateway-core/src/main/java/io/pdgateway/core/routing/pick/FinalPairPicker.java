@@ -125,6 +125,10 @@ public final class FinalPairPicker implements PairPicker {
 
     /** The lowest-scoring pod (NaN = unscored, skipped), a uniformly random one among equals. */
     static Pod lowest(List<Pod> pods, ScoredPods scores, RandomGenerator random) {
+        if (pods.size() == 1) { // a roleset's usual one pod a side: no pass through the general picker's score function
+            Pod only = pods.get(0);
+            return Double.isNaN(scores.score(only)) ? null : only;
+        }
         return LowestPicker.lowest(pods, scores, random);
     }
 

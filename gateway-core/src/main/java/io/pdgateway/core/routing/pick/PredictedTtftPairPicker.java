@@ -65,14 +65,14 @@ public final class PredictedTtftPairPicker implements PairPicker {
             Roleset roleset = rolesets.get(r);
             prefills.add(null); // one entry per roleset, so that index r is roleset r
             decodes.add(null);
-            Pod p = LowestPicker.lowest(roleset.prefills(), prefill, context.random());
+            Pod p = FinalPairPicker.lowest(roleset.prefills(), prefill, context.random());
             if (p == null) {
                 continue;
             }
             Pod d = LowestPicker.lowest(roleset.decodes(), decodeUnderLimits, context.random());
             boolean feasible = d != null;
             if (!feasible) {
-                d = LowestPicker.lowest(roleset.decodes(), decode, context.random());
+                d = FinalPairPicker.lowest(roleset.decodes(), decode, context.random());
             }
             if (d == null) {
                 continue;
