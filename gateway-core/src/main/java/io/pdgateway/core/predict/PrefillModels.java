@@ -120,6 +120,13 @@ public final class PrefillModels {
         }
     }
 
+    /** Copies the pod's fit, faded to {@code nowNanos}, to {@code into[at..at+2]} (see {@link PrefillRows}). */
+    static void copyFit(PodQueue queue, long nowNanos, double[] into, int at) {
+        synchronized (queue) {
+            queue.fadedTo(nowNanos).model.copyFit(into, at);
+        }
+    }
+
     /** A leg was sent to the pod. */
     public Ticket dispatched(Pod pod, double uncached, double cached, long nowNanos) {
         PodQueue queue = queue(pod);

@@ -80,7 +80,22 @@ public final class PrefillTimeModel {
 
     /** Predicted compute of {@code legs} prompts with {@code tokens} uncached tokens and {@code attention} in all. */
     public double predictWork(double legs, double tokens, double attention) {
-        return Math.max(0, theta[0] * legs + theta[1] * tokens * TOKEN_SCALE + theta[2] * attention * QUADRATIC_SCALE);
+        return work(theta, 0, legs, tokens, attention);
+    }
+
+    /** Copies the current fit (scaled, as {@link #predictMillis(double[], int, double, double)} reads it) to {@code at}. */
+    void copyFit(double[] into, int at) {
+        System.arraycopy(theta, 0, into, at, 3);
+    }
+
+    /** {@link #predictMillis(double, double)} of a fit copied by {@link #copyFit} to {@code fit[at..at+2]}. */
+    static double predictMillis(double[] fit, int at, double uncached, double cached) {
+        return work(fit, at, 1, uncached, attention(uncached, cached));
+    }
+
+    private static double work(double[] fit, int at, double legs, double tokens, double attention) {
+        return Math.max(0, fit[at] * legs + fit[at + 1] * tokens * TOKEN_SCALE
+                + fit[at + 2] * attention * QUADRATIC_SCALE);
     }
 
     /** Learns from one timed prefill of one prompt alone on the pod. */

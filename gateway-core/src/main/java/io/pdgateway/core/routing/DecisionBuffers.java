@@ -35,7 +35,10 @@ public final class DecisionBuffers {
         DECODE_SUBSET_SCORES,
         /** Step 5's score per roleset. */
         ROLESET_SCORES,
-        /** predicted_ttft: each roleset's prefill pod, decode pod, and whether that decode pod is under its limits. */
+        /**
+         * predicted_ttft: each roleset's prefill and decode pod (their positions in the side lists), and whether that
+         * decode pod is under its limits.
+         */
         ROLESET_PREFILLS, ROLESET_DECODES, ROLESET_FEASIBLE
     }
 

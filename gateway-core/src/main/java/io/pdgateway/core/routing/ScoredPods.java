@@ -2,7 +2,9 @@ package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.function.ToDoubleFunction;
+import java.util.random.RandomGenerator;
 
 /**
  * Scores of one side (prefill or decode), looked up by pod identity. The pickers read the scores roleset after
@@ -35,6 +37,58 @@ public final class ScoredPods implements ToDoubleFunction<Pod> {
     @Override
     public double applyAsDouble(Pod pod) {
         return score(pod);
+    }
+
+    /**
+     * These scores by position in {@code side}: this when they were made over that very list, else a copy looked up
+     * pod by pod (a picker handed scores of another list; NaN for a pod not scored).
+     */
+    public ScoredPods alignedTo(List<Pod> side) {
+        if (side == pods) {
+            return this;
+        }
+        double[] aligned = new double[side.size()];
+        for (int i = 0; i < aligned.length; i++) {
+            aligned[i] = score(side.get(i));
+        }
+        return new ScoredPods(side, aligned);
+    }
+
+    /** The score of the pod at {@code position} in the list these scores were made over. */
+    public double at(int position) {
+        return values[position];
+    }
+
+    /** The pod at {@code position} in the list these scores were made over. */
+    public Pod pod(int position) {
+        return pods.get(position);
+    }
+
+    /**
+     * The position of the lowest score in {@code [from, to)} (NaN = unscored, skipped), a uniformly random one among
+     * equals, or -1 when none is scored: {@code LowestPicker}'s choice over those pods, drawing the same random numbers.
+     */
+    public int lowest(int from, int to, RandomGenerator random) {
+        return lowest(from, to, null, random);
+    }
+
+    /** As {@link #lowest(int, int, RandomGenerator)}, among the positions {@code eligible} accepts (null: all). */
+    public int lowest(int from, int to, IntPredicate eligible, RandomGenerator random) {
+        int best = -1;
+        int ties = 0;
+        for (int i = from; i < to; i++) {
+            double s = values[i];
+            if (Double.isNaN(s) || eligible != null && !eligible.test(i)) {
+                continue;
+            }
+            if (best < 0 || s < values[best]) {
+                best = i;
+                ties = 1;
+            } else if (s == values[best] && random.nextInt(++ties) == 0) {
+                best = i;
+            }
+        }
+        return best;
     }
 
     /** The pod's score, or NaN when it was not scored. */

@@ -159,6 +159,11 @@ class SlotRowsTest {
             }
         }
         assertRowsReadAsMaps(model);
+        // A leg answered between two decisions changes the pod's fit but not the set of queues: the next decision reads
+        // the new fit, not the copy the last one made.
+        Pod learning = model.prefillPods().get(0);
+        prefillModels.answered(prefillModels.dispatched(learning, 6_000, 0, NOW - 90_000_000L), NOW - 1_000_000L);
+        assertRowsReadAsMaps(model);
         ModelPods again = model(12); // a new snapshot of the same pods: its rows hold the queues with legs and fits
         assertRowsReadAsMaps(again);
         prefillModels.retainOnly(java.util.Set.of("default/p3")); // the others' queues dropped: fresh ones from now

@@ -34,16 +34,16 @@ public final class FinalPairPicker implements PairPicker {
     }
 
     @Override
-    public RouteDecision pick(RoutingContext context, PdCandidates candidates, ScoredPods prefill, ScoredPods decode) {
+    public RouteDecision pick(RoutingContext context, PdCandidates candidates, ScoredPods prefillScores,
+            ScoredPods decodeScores) {
         RandomGenerator random = context.random();
-        double maxPrefill = MIN_PREFILL_MAX;
-        double maxDecode = MIN_DECODE_MAX;
+        // Each side's scores by position in its roleset-ordered list: roleset r's pods are the next few positions, so
+        // nothing below looks a pod up.
+        ScoredPods prefill = prefillScores.alignedTo(candidates.side(true));
+        ScoredPods decode = decodeScores.alignedTo(candidates.side(false));
         List<Roleset> rolesets = candidates.rolesets();
-        for (int i = 0; i < rolesets.size(); i++) {
-            Roleset roleset = rolesets.get(i);
-            maxPrefill = Math.max(maxPrefill, max(roleset.prefills(), prefill));
-            maxDecode = Math.max(maxDecode, max(roleset.decodes(), decode));
-        }
+        double maxPrefill = Math.max(MIN_PREFILL_MAX, maxFinite(prefill, candidates.side(true).size()));
+        double maxDecode = Math.max(MIN_DECODE_MAX, maxFinite(decode, candidates.side(false).size()));
         double[] finals = DecisionBuffers.scores(context.load(), Use.ROLESET_SCORES, rolesets.size());
         Pod bestPrefill = null;
         Pod bestDecode = null;
@@ -51,16 +51,22 @@ public final class FinalPairPicker implements PairPicker {
         double bestDecodeScore = Double.NaN;
         double best = Double.POSITIVE_INFINITY;
         int ties = 0;
+        int prefillFrom = 0;
+        int decodeFrom = 0;
         for (int i = 0; i < finals.length; i++) {
             Roleset roleset = rolesets.get(i);
-            Pod p = lowest(roleset.prefills(), prefill, random);
-            Pod d = lowest(roleset.decodes(), decode, random);
-            if (p == null || d == null) {
+            int prefillTo = prefillFrom + roleset.prefills().size();
+            int decodeTo = decodeFrom + roleset.decodes().size();
+            int p = prefill.lowest(prefillFrom, prefillTo, random);
+            int d = decode.lowest(decodeFrom, decodeTo, random);
+            prefillFrom = prefillTo;
+            decodeFrom = decodeTo;
+            if (p < 0 || d < 0) {
                 finals[i] = Double.NaN;
                 continue;
             }
-            double prefillScore = prefill.score(p);
-            double decodeScore = decode.score(d);
+            double prefillScore = prefill.at(p);
+            double decodeScore = decode.at(d);
             double score = prefillScore / maxPrefill + decodeScore / maxDecode;
             finals[i] = score;
             boolean taken = score < best || score == best && random.nextInt(++ties) == 0;
@@ -69,8 +75,8 @@ public final class FinalPairPicker implements PairPicker {
                 ties = 1;
             }
             if (taken) {
-                bestPrefill = p;
-                bestDecode = d;
+                bestPrefill = prefill.pod(p);
+                bestDecode = decode.pod(d);
                 bestPrefillScore = prefillScore;
                 bestDecodeScore = decodeScore;
             }
@@ -109,27 +115,19 @@ public final class FinalPairPicker implements PairPicker {
     }
 
     /**
-     * The largest finite score: an unscored pod (NaN) has none, and a +Infinity (a valid worst score) would turn every
-     * other pod's share into 0 and its own into Infinity / Infinity = NaN, so a lone such pair would not be picked.
+     * The largest finite score of the first {@code n} positions: an unscored pod (NaN) has none, and a +Infinity (a
+     * valid worst score) would turn every other pod's share into 0 and its own into Infinity / Infinity = NaN, so a lone
+     * such pair would not be picked.
      */
-    private static double max(List<Pod> pods, ScoredPods scores) {
+    private static double maxFinite(ScoredPods scores, int n) {
         double max = 0;
-        for (int i = 0; i < pods.size(); i++) {
-            double s = scores.score(pods.get(i));
+        for (int i = 0; i < n; i++) {
+            double s = scores.at(i);
             if (Double.isFinite(s)) {
                 max = Math.max(max, s);
             }
         }
         return max;
-    }
-
-    /** The lowest-scoring pod (NaN = unscored, skipped), a uniformly random one among equals. */
-    static Pod lowest(List<Pod> pods, ScoredPods scores, RandomGenerator random) {
-        if (pods.size() == 1) { // a roleset's usual one pod a side: no pass through the general picker's score function
-            Pod only = pods.get(0);
-            return Double.isNaN(scores.score(only)) ? null : only;
-        }
-        return LowestPicker.lowest(pods, scores, random);
     }
 
     private static String format(double value) {

@@ -20,7 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
+import java.util.function.IntPredicate;
+import java.util.random.RandomGenerator;
 
 /**
  * Step 5 under predicted_ttft: the pair with the lowest predicted time whose decode pod stays under its KV and TPOT
@@ -45,10 +46,14 @@ public final class PredictedTtftPairPicker implements PairPicker {
     }
 
     @Override
-    public RouteDecision pick(RoutingContext context, PdCandidates candidates, ScoredPods prefill, ScoredPods decode) {
+    public RouteDecision pick(RoutingContext context, PdCandidates candidates, ScoredPods prefillScores,
+            ScoredPods decodeScores) {
+        // Each side's scores by position in its roleset-ordered list: roleset r's pods are the next few positions.
+        ScoredPods prefill = prefillScores.alignedTo(candidates.side(true));
+        ScoredPods decode = decodeScores.alignedTo(candidates.side(false));
         List<Roleset> rolesets = candidates.rolesets();
-        Pod bestPrefill = null;
-        Pod bestDecode = null;
+        RandomGenerator random = context.random();
+        int best = -1;
         boolean bestFeasible = false;
         double bestTtft = Double.POSITIVE_INFINITY;
         double bestDecodeScore = Double.POSITIVE_INFINITY;
@@ -56,57 +61,54 @@ public final class PredictedTtftPairPicker implements PairPicker {
         // by roleset; NaN where none was predicted
         double[] predicted = DecisionBuffers.scores(context.load(), Use.ROLESET_SCORES, rolesets.size());
         java.util.Arrays.fill(predicted, Double.NaN);
-        // Working arrays: an entry is read only where predicted holds a number, and written whenever it does.
-        List<Pod> prefills = DecisionBuffers.pods(context.load(), Use.ROLESET_PREFILLS, rolesets.size());
-        List<Pod> decodes = DecisionBuffers.pods(context.load(), Use.ROLESET_DECODES, rolesets.size());
+        // Working arrays, by roleset: its chosen pods' positions, read only where predicted holds a number.
+        int[] prefills = DecisionBuffers.ints(context.load(), Use.ROLESET_PREFILLS, rolesets.size());
+        int[] decodes = DecisionBuffers.ints(context.load(), Use.ROLESET_DECODES, rolesets.size());
         boolean[] feasibles = DecisionBuffers.flags(context.load(), Use.ROLESET_FEASIBLE, rolesets.size());
-        ToDoubleFunction<Pod> decodeUnderLimits = underLimitsScores(context, decode); // once per decision, not roleset
+        IntPredicate underLimits = underLimits(context, decode); // once per decision, not roleset
+        int prefillFrom = 0;
+        int decodeFrom = 0;
         for (int r = 0; r < rolesets.size(); r++) {
             Roleset roleset = rolesets.get(r);
-            prefills.add(null); // one entry per roleset, so that index r is roleset r
-            decodes.add(null);
-            Pod p = FinalPairPicker.lowest(roleset.prefills(), prefill, context.random());
-            if (p == null) {
+            int prefillTo = prefillFrom + roleset.prefills().size();
+            int decodeTo = decodeFrom + roleset.decodes().size();
+            int p = prefill.lowest(prefillFrom, prefillTo, random);
+            int d = p < 0 ? -1 : decode.lowest(decodeFrom, decodeTo, underLimits, random);
+            boolean feasible = d >= 0;
+            if (p >= 0 && !feasible) {
+                d = decode.lowest(decodeFrom, decodeTo, random);
+            }
+            prefillFrom = prefillTo;
+            decodeFrom = decodeTo;
+            if (p < 0 || d < 0) {
                 continue;
             }
-            Pod d = LowestPicker.lowest(roleset.decodes(), decodeUnderLimits, context.random());
-            boolean feasible = d != null;
-            if (!feasible) {
-                d = FinalPairPicker.lowest(roleset.decodes(), decode, context.random());
-            }
-            if (d == null) {
-                continue;
-            }
-            double ttft = prefill.score(p) + decodeMillis(context, d);
-            double decodeScore = decode.score(d);
+            double ttft = prefill.at(p) + decodeMillis(context, decode.pod(d));
+            double decodeScore = decode.at(d);
             predicted[r] = ttft;
-            prefills.set(r, p);
-            decodes.set(r, d);
+            prefills[r] = p;
+            decodes[r] = d;
             feasibles[r] = feasible;
             int order = compare(feasible, ttft, decodeScore, bestFeasible, bestTtft, bestDecodeScore);
-            if (bestPrefill == null || order < 0) {
-                bestPrefill = p;
-                bestDecode = d;
+            if (best < 0 || order < 0) {
+                best = r;
                 bestFeasible = feasible;
                 bestTtft = ttft;
                 bestDecodeScore = decodeScore;
                 ties = 1;
-            } else if (order == 0 && context.random().nextInt(++ties) == 0) {
-                bestPrefill = p;
-                bestDecode = d;
+            } else if (order == 0 && random.nextInt(++ties) == 0) {
+                best = r;
             }
         }
-        if (bestPrefill == null) {
+        if (best < 0) {
             return RouteDecision.none(Verdict.NO_COMPLETE_PAIR, Strategy.PD, Step.NO_CANDIDATE,
                     "no roleset has a scored prefill and decode pod");
         }
-        int within = withinError(context, predicted, feasibles, bestFeasible, bestTtft, bestPrefill, prefills);
-        if (within >= 0) {
-            bestPrefill = prefills.get(within);
-            bestDecode = decodes.get(within);
-        }
-        Pod chosenPrefill = bestPrefill;
-        Pod chosenDecode = bestDecode;
+        int within = withinError(context, predicted, feasibles, bestFeasible, bestTtft, prefill.pod(prefills[best]),
+                prefill, prefills);
+        int chosen = within >= 0 ? within : best;
+        Pod chosenPrefill = prefill.pod(prefills[chosen]);
+        Pod chosenDecode = decode.pod(decodes[chosen]);
         double ttft = within >= 0 ? predicted[within] : bestTtft;
         boolean withinLimits = bestFeasible;
         return RouteDecision.pair(chosenPrefill, chosenDecode, Step.FINAL_SCORE,
@@ -128,7 +130,7 @@ public final class PredictedTtftPairPicker implements PairPicker {
      * the prefix-heavy mix 2.5 % of its sustainable rate.
      */
     private static int withinError(RoutingContext context, double[] predicted, boolean[] feasibles,
-            boolean bestFeasible, double bestTtft, Pod bestPrefill, List<Pod> prefills) {
+            boolean bestFeasible, double bestTtft, Pod bestPrefill, ScoredPods prefill, int[] prefills) {
         LoadView load = context.load();
         double error = load.prefillModelError(bestPrefill);
         if (!(error > 0) || load.inFlightPrefills(bestPrefill) > 0) {
@@ -138,8 +140,8 @@ public final class PredictedTtftPairPicker implements PairPicker {
         int chosen = -1;
         int seen = 0;
         for (int r = 0; r < predicted.length; r++) {
-            if (predicted[r] <= bound && feasibles[r] == bestFeasible && load.inFlightPrefills(prefills.get(r)) == 0
-                    && context.random().nextInt(++seen) == 0) {
+            if (predicted[r] <= bound && feasibles[r] == bestFeasible
+                    && load.inFlightPrefills(prefill.pod(prefills[r])) == 0 && context.random().nextInt(++seen) == 0) {
                 chosen = r;
             }
         }
@@ -188,11 +190,14 @@ public final class PredictedTtftPairPicker implements PairPicker {
         return firstToken + slower + knobs.predictedTtftWorkWeight() * imposed;
     }
 
-    /** The decode policy's scores, NaN for pods over their KV or TPOT limit (so the lowest skips them). */
-    private static ToDoubleFunction<Pod> underLimitsScores(RoutingContext context, ScoredPods decode) {
+    /** Whether the decode pod at a position of the aligned side is under its KV and TPOT limits. */
+    private static IntPredicate underLimits(RoutingContext context, ScoredPods decode) {
         PdKnobs knobs = context.request().knobs();
         LoadView load = context.load();
-        return pod -> underLimits(load.metrics(pod), load.runningRequests(pod), knobs) ? decode.score(pod) : Double.NaN;
+        return position -> {
+            Pod pod = decode.pod(position);
+            return underLimits(load.metrics(pod), load.runningRequests(pod), knobs);
+        };
     }
 
     /**
