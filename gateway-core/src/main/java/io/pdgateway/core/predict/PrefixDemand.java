@@ -15,25 +15,28 @@ package io.pdgateway.core.predict;
 public final class PrefixDemand {
     /** Requests older than this no longer count as demand: about the horizon a warm copy must pay back within. */
     public static final long WINDOW_NANOS = 10_000_000_000L;
-    /** 2^15 slots: 32,768 prefixes, 768 KB per model. */
+    /** 2^15 slots: 32,768 prefixes, 1 MB per model. */
     static final int SLOTS = 1 << 15;
     private static final int MASK = SLOTS - 1;
 
-    private long[] hashes;
-    private long[] windows;
-    private int[] current;
-    private int[] previous;
+    /**
+     * Per slot, four longs side by side: the prefix's hash, the window its counts belong to, and the requests of that
+     * window and of the one before. A block's two candidate slots are neighbours, so recording a block reads one or two
+     * cache lines, not one per array (an 8,000-token prompt records 500 blocks per decision).
+     */
+    private long[] slots;
+    private static final int HASH = 0;
+    private static final int WINDOW = 1;
+    private static final int CURRENT = 2;
+    private static final int PREVIOUS = 3;
 
     /** One routed request's prompt: every one of its prefixes was asked for once more, at {@code nowNanos}. */
     public void record(long[] blockHashes, long nowNanos) {
         if (blockHashes.length == 0) {
             return;
         }
-        if (hashes == null) {
-            hashes = new long[SLOTS];
-            windows = new long[SLOTS];
-            current = new int[SLOTS];
-            previous = new int[SLOTS];
+        if (slots == null) {
+            slots = new long[4 * SLOTS];
         }
         long window = nowNanos / WINDOW_NANOS;
         for (long hash : blockHashes) {
@@ -42,20 +45,21 @@ public final class PrefixDemand {
                 int other = slot ^ 1;
                 slot = owns(other, hash) ? other : weaker(slot, other, window);
                 if (!owns(slot, hash)) {
-                    hashes[slot] = hash;
-                    windows[slot] = window;
-                    current[slot] = 0;
-                    previous[slot] = 0;
+                    int at = 4 * slot;
+                    slots[at + HASH] = hash;
+                    slots[at + WINDOW] = window;
+                    slots[at + CURRENT] = 0;
+                    slots[at + PREVIOUS] = 0;
                 }
             }
             roll(slot, window);
-            current[slot]++;
+            slots[4 * slot + CURRENT]++;
         }
     }
 
     /** Requests that carried this prefix (named by its last block's hash) over about the last window. */
     public double requests(long blockHash, long nowNanos) {
-        if (hashes == null) {
+        if (slots == null) {
             return 0;
         }
         int slot = slot(blockHash);
@@ -69,17 +73,19 @@ public final class PrefixDemand {
     }
 
     private double count(int slot, long nowNanos) {
+        int at = 4 * slot;
         long window = nowNanos / WINDOW_NANOS;
         double intoWindow = (nowNanos % WINDOW_NANOS) / (double) WINDOW_NANOS;
-        long age = window - windows[slot];
+        long age = window - slots[at + WINDOW];
         if (age == 0) {
-            return current[slot] + previous[slot] * (1 - intoWindow);
+            return slots[at + CURRENT] + slots[at + PREVIOUS] * (1 - intoWindow);
         }
-        return age == 1 ? current[slot] * (1 - intoWindow) : 0;
+        return age == 1 ? slots[at + CURRENT] * (1 - intoWindow) : 0;
     }
 
     private boolean owns(int slot, long hash) {
-        return hashes[slot] == hash && (current[slot] > 0 || previous[slot] > 0);
+        int at = 4 * slot;
+        return slots[at + HASH] == hash && (slots[at + CURRENT] > 0 || slots[at + PREVIOUS] > 0);
     }
 
     /** Of the two slots, the one whose prefix has fewer requests now (the one to give up). */
@@ -87,22 +93,24 @@ public final class PrefixDemand {
         return live(a, window) <= live(b, window) ? a : b;
     }
 
-    private int live(int slot, long window) {
-        long age = window - windows[slot];
-        return age == 0 ? current[slot] + previous[slot] : age == 1 ? current[slot] : 0;
+    private long live(int slot, long window) {
+        int at = 4 * slot;
+        long age = window - slots[at + WINDOW];
+        return age == 0 ? slots[at + CURRENT] + slots[at + PREVIOUS] : age == 1 ? slots[at + CURRENT] : 0;
     }
 
     /** Moves the slot's counts into the given window. */
     private void roll(int slot, long window) {
-        long age = window - windows[slot];
+        int at = 4 * slot;
+        long age = window - slots[at + WINDOW];
         if (age == 1) {
-            previous[slot] = current[slot];
-            current[slot] = 0;
+            slots[at + PREVIOUS] = slots[at + CURRENT];
+            slots[at + CURRENT] = 0;
         } else if (age > 1) {
-            previous[slot] = 0;
-            current[slot] = 0;
+            slots[at + PREVIOUS] = 0;
+            slots[at + CURRENT] = 0;
         }
-        windows[slot] = window;
+        slots[at + WINDOW] = window;
     }
 
     private static int slot(long hash) {
