@@ -8,8 +8,9 @@ import io.pdgateway.core.model.PodSlots;
  * One model's ledger entries in arrays indexed by the pods' slots in its snapshot ({@link PodSlots}): what a decision
  * reads per pod without a map lookup by pod id. The arrays hold the very counter objects the ledgers keep (and leases
  * release into), so they are a cache of the maps' lookups, not a second count: they are refilled when the snapshot,
- * a ledger's set of entries (a pod's first charge, a pod dropped or re-created) or the other replicas' load changed
- * since the last decision. Reads of a pod outside the snapshot fall back to the maps.
+ * a ledger's entry of some pod (a pod dropped or re-created) or the other replicas' load changed since the last
+ * decision; after only new entries (pods' first charges) only the empty rows are looked up. Reads of a pod outside the
+ * snapshot fall back to the maps.
  *
  * <p>Not thread-safe: one per model, used under the model's lock ({@code ModelLane}).
  */
@@ -17,8 +18,10 @@ public final class LedgerRows {
     private PodSlots slots;
     private PodCounters[] counters;
     private long countersVersion;
+    private long countersAdditions;
     private TokenLedger.PodTokens[] tokens;
     private long tokensVersion;
+    private long tokensAdditions;
     private RemoteLoad remote;
     private RemoteLoad.PodLoad[] remoteRows;
 
@@ -33,17 +36,35 @@ public final class LedgerRows {
         }
         // Read the version before the entries: an entry changed meanwhile leaves a newer version for the next decision.
         long version = requests.version();
+        long added = requests.additions();
         if (newSnapshot || version != countersVersion) {
             countersVersion = version;
+            countersAdditions = added;
             for (int s = 0; s < counters.length; s++) {
                 counters[s] = requests.entry(model.pods().get(s));
             }
+        } else if (added != countersAdditions) { // only new entries: the rows that had one still hold the same
+            countersAdditions = added;
+            for (int s = 0; s < counters.length; s++) {
+                if (counters[s] == null) {
+                    counters[s] = requests.entry(model.pods().get(s));
+                }
+            }
         }
         version = tokenLedger.version();
+        added = tokenLedger.additions();
         if (newSnapshot || version != tokensVersion) {
             tokensVersion = version;
+            tokensAdditions = added;
             for (int s = 0; s < tokens.length; s++) {
                 tokens[s] = tokenLedger.entry(model.pods().get(s));
+            }
+        } else if (added != tokensAdditions) {
+            tokensAdditions = added;
+            for (int s = 0; s < tokens.length; s++) {
+                if (tokens[s] == null) {
+                    tokens[s] = tokenLedger.entry(model.pods().get(s));
+                }
             }
         }
         if (newSnapshot || others != remote) {

@@ -19,8 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RequestLedger {
     private final Map<String, PodCounters> pods = new ConcurrentHashMap<>();
     private final DrainRateTracker drain = new DrainRateTracker(this);
-    /** Changes after every entry added to or removed from {@link #pods}: {@link LedgerRows} refills when it does. */
+    /** Changes after every entry removed from or replaced in {@link #pods}: {@link LedgerRows} refills when it does. */
     private final AtomicLong version = new AtomicLong();
+    /**
+     * Changes after every entry added for a pod that had none: {@link LedgerRows} then fills only its empty rows (pods
+     * get their first charge one by one, and refilling thousands of rows for each cost a map lookup per pod).
+     */
+    private final AtomicLong additions = new AtomicLong();
 
     public DrainRateTracker drain() {
         return drain;
@@ -28,6 +33,10 @@ public final class RequestLedger {
 
     long version() {
         return version.get();
+    }
+
+    long additions() {
+        return additions.get();
     }
 
     /** The pod's counters as the reads below find them (by id), or null. */
@@ -116,7 +125,7 @@ public final class RequestLedger {
         }
         PodCounters counters = pods.compute(pod.id(), (id, c) -> c != null && c.address.equals(pod.address()) ? c
                 : new PodCounters(pod.address()));
-        version.incrementAndGet();
+        (known == null ? additions : version).incrementAndGet(); // a first entry, or a re-created pod's replacing one
         return counters;
     }
 

@@ -45,11 +45,17 @@ public final class TokenLedger {
     private final Map<String, PodTokens> pods = new ConcurrentHashMap<>();
     private final Map<Long, Charge> outstanding = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
-    /** Changes after every pod entry added to or removed from {@link #pods}: {@link LedgerRows} refills when it does. */
+    /** Changes after every pod entry removed from or replaced in {@link #pods}: {@link LedgerRows} refills when it does. */
     private final AtomicLong version = new AtomicLong();
+    /** Changes after every entry added for a pod that had none: {@link LedgerRows} fills only its empty rows. */
+    private final AtomicLong additions = new AtomicLong();
 
     long version() {
         return version.get();
+    }
+
+    long additions() {
+        return additions.get();
     }
 
     /** The pod's counters as the reads below find them (by id), or null. */
@@ -128,8 +134,10 @@ public final class TokenLedger {
             tokens.touchedNanos = nowNanos;
             return tokens;
         });
-        if (p != prefillBefore || d != decodeBefore) {
-            version.incrementAndGet(); // a new entry (a pod's first charge, or a pod re-created)
+        if (prefillBefore != null && p != prefillBefore || decodeBefore != null && d != decodeBefore) {
+            version.incrementAndGet(); // a pod re-created: its old entry replaced
+        } else if (p != prefillBefore || d != decodeBefore) {
+            additions.incrementAndGet(); // a pod's first charge
         }
         Charge charge = new Charge(ids.incrementAndGet(), prefill.id(), p, prefillCharge, decode.id(), d, promptTokens,
                 nowNanos, ttlNanos);

@@ -136,6 +136,24 @@ class LedgerRowsTest {
     }
 
     @Test
+    void aPodRecreatedElsewhere_chargedBeforeTheLedgersDropItsOldEntry_rowsReadTheNewEntry() {
+        ModelPods before = ModelPods.of("m", pairs(0, 4, "10.0.0.1"));
+        charge(before, "p2", "d2", 100).releaseAll();
+        charge(before, "p1", "d1", 40);
+        List<Pod> moved = new ArrayList<>(pairs(0, 4, "10.0.0.1"));
+        moved.removeIf(p -> p.name().equals("d2"));
+        moved.add(withIp(named(before, "d2"), "10.0.0.7")); // discovery sees it first; the upkeep tick has not run
+        ModelPods after = ModelPods.of("m", moved);
+        assertRowsReadAsMaps(after);
+        charge(after, "p3", "d2", 500); // replaces d2's entry in both ledgers: not a first entry
+        charge(after, "p0", "d0", 20); // and a first entry in the same interval
+        assertRowsReadAsMaps(after);
+        assertThat(new ClusterLoad(requests, tokens, pod -> PodMetrics.ABSENT, remote, NOW, 0)
+                .reading(rows.refresh(after, requests, tokens, remote)).decodeTokens(named(after, "d2")))
+                .as("only the re-created pod's own charge").isEqualTo(500);
+    }
+
+    @Test
     void janitorForgetsIdlePods_andOtherReplicasLoadChanges_rowsFollow() {
         ModelPods model = ModelPods.of("m", pairs(0, 4, "10.0.0.1"));
         charge(model, "p2", "d2", 100).releaseAll();
