@@ -6,6 +6,7 @@ import io.pdgateway.core.model.MetricsRows;
 import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.PrefillPolicy;
 import java.util.SplittableRandom;
 
 /**
@@ -25,10 +26,34 @@ final class ModelLane {
     final DecisionBuffers buffers = new DecisionBuffers();
     /** What the model's routed prompts carried (predicted_ttft's prefix demand); guarded by this lane's lock. */
     final PrefixDemand demand = new PrefixDemand();
+    /**
+     * Whether any request of the model has been routed by predicted_ttft, the one reader of {@link #demand}: until then
+     * nothing is recorded (a table write per prompt block per decision, and the table's memory, for nobody); guarded
+     * by this lane's lock.
+     */
+    private boolean demandRead;
     /** The prefix match its decisions' lookups refill, read only within the decision; guarded by this lane's lock. */
     final PrefixMatch prefixMatch = PrefixMatch.reusable();
 
     ModelLane(long seed) {
         this.random = new SplittableRandom(seed);
+    }
+
+    /** A request of the model is being routed (under this lane's lock): a predicted_ttft one starts the demand count. */
+    void admitting(Admission admission) {
+        demandRead |= admission.strategy().isPd()
+                && admission.knobs().prefillScorePolicy() == PrefillPolicy.PREDICTED_TTFT;
+    }
+
+    /** A routed prompt (under this lane's lock): counted in the demand once a request of the model reads it. */
+    void recordDemand(long[] blockHashes, long nowNanos) {
+        if (demandRead) {
+            demand.record(blockHashes, nowNanos);
+        }
+    }
+
+    /** The demand for the prefix ending in this block now. */
+    synchronized double demandNow(long blockHash, long nowNanos) {
+        return demand.requests(blockHash, nowNanos);
     }
 }

@@ -204,6 +204,7 @@ public final class RoutingSession {
         RouteDecision decision;
         Lease lease = Lease.NONE;
         synchronized (lane) {
+            lane.admitting(admission);
             RemoteLoad others = remote.get();
             ClusterLoad load = new ClusterLoad(requests, tokens, metrics, others, prefillModels, start,
                     clock.epochMillis()).reading(lane.rows.refresh(model, requests, tokens, others)).using(lane.buffers)
@@ -234,7 +235,7 @@ public final class RoutingSession {
                         ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
                 caches.routed(computing, request.promptTokens(), cached);
-                lane.demand.record(request.prefixHashes(), start);
+                lane.recordDemand(request.prefixHashes(), start);
                 lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, prefillModels, prefillLeg,
                         clock);
             }
@@ -379,6 +380,12 @@ public final class RoutingSession {
 
     public SessionClock clock() {
         return clock;
+    }
+
+    /** The model's prefix demand for the prefix ending in this block, as its next decision would read it now. */
+    double prefixDemand(String model, long blockHash) {
+        ModelLane lane = lanes.get(model);
+        return lane == null ? 0 : lane.demandNow(blockHash, clock.nanoTime());
     }
 
     /** Sessions remembered for the session-delta charge. */
