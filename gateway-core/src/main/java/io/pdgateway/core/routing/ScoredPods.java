@@ -7,11 +7,11 @@ import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
 
 /**
- * Scores of one side (prefill or decode), looked up by pod identity. The pickers read the scores roleset after
- * roleset, the order the side's pods were scored in, so a lookup first tries the pods near the last one found: at scale
- * that is a comparison or a few per lookup, where hashing thousands of pods into a table cost more than the scoring
- * (an identity hash reads the pod's header: a cache miss per pod). Any other order falls back to an identity table
- * over primitive doubles, built on first need.
+ * Scores of one side (prefill or decode), aligned with the list they were made over. The pair pickers read them by
+ * position ({@link #alignedTo} the candidates' roleset-ordered side, then {@link #at} and {@link #lowest} over each
+ * roleset's positions), so a decision looks no pod up. Read by pod ({@link #score}: the x-pd-decision score table, and
+ * tests), a lookup first tries the pods near the last one found, a comparison or a few when pods are read in list order;
+ * any other order falls back to an identity table over primitive doubles, built on first need.
  */
 public final class ScoredPods implements ToDoubleFunction<Pod> {
     /** How far from the cursor a pod is looked for by reference before the identity table. */
