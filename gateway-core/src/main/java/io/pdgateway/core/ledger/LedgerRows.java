@@ -3,6 +3,7 @@ package io.pdgateway.core.ledger;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodSlots;
+import java.util.function.Function;
 
 /**
  * One model's ledger entries in arrays indexed by the pods' slots in its snapshot ({@link PodSlots}): what a decision
@@ -34,38 +35,20 @@ public final class LedgerRows {
             tokens = new TokenLedger.PodTokens[slots.size()];
             remoteRows = new RemoteLoad.PodLoad[slots.size()];
         }
-        // Read the version before the entries: an entry changed meanwhile leaves a newer version for the next decision.
+        // Read the versions before the entries: an entry changed meanwhile leaves a newer version for the next decision.
         long version = requests.version();
         long added = requests.additions();
-        if (newSnapshot || version != countersVersion) {
+        if (newSnapshot || version != countersVersion || added != countersAdditions) {
+            fill(counters, model, requests::entry, !newSnapshot && version == countersVersion);
             countersVersion = version;
             countersAdditions = added;
-            for (int s = 0; s < counters.length; s++) {
-                counters[s] = requests.entry(model.pods().get(s));
-            }
-        } else if (added != countersAdditions) { // only new entries: the rows that had one still hold the same
-            countersAdditions = added;
-            for (int s = 0; s < counters.length; s++) {
-                if (counters[s] == null) {
-                    counters[s] = requests.entry(model.pods().get(s));
-                }
-            }
         }
         version = tokenLedger.version();
         added = tokenLedger.additions();
-        if (newSnapshot || version != tokensVersion) {
+        if (newSnapshot || version != tokensVersion || added != tokensAdditions) {
+            fill(tokens, model, tokenLedger::entry, !newSnapshot && version == tokensVersion);
             tokensVersion = version;
             tokensAdditions = added;
-            for (int s = 0; s < tokens.length; s++) {
-                tokens[s] = tokenLedger.entry(model.pods().get(s));
-            }
-        } else if (added != tokensAdditions) {
-            tokensAdditions = added;
-            for (int s = 0; s < tokens.length; s++) {
-                if (tokens[s] == null) {
-                    tokens[s] = tokenLedger.entry(model.pods().get(s));
-                }
-            }
         }
         if (newSnapshot || others != remote) {
             remote = others;
@@ -74,6 +57,18 @@ public final class LedgerRows {
             }
         }
         return this;
+    }
+
+    /**
+     * Each row from the ledger's entry for its pod; with {@code onlyEmpty} (the ledger only gained entries since the
+     * last fill), only the rows that had none: the others still hold the same entries.
+     */
+    private static <E> void fill(E[] rows, ModelPods model, Function<Pod, E> entry, boolean onlyEmpty) {
+        for (int s = 0; s < rows.length; s++) {
+            if (!onlyEmpty || rows[s] == null) {
+                rows[s] = entry.apply(model.pods().get(s));
+            }
+        }
     }
 
     /** The slots of the snapshot of the last refresh. */

@@ -32,11 +32,6 @@ public final class MetricsRows {
         return this;
     }
 
-    /** The slots the rows are indexed by. */
-    public PodSlots slots() {
-        return slots;
-    }
-
     /** The pod's scrape if fresh at {@code nowNanos} (the store's clock, read once per decision), else ABSENT. */
     public PodMetrics metrics(int slot, long nowNanos, long staleAfterNanos) {
         return ScrapedMetrics.fresh(entries[slot], nowNanos, staleAfterNanos);

@@ -10,13 +10,10 @@ import java.util.random.RandomGenerator;
  * Scores of one side (prefill or decode), aligned with the list they were made over. The pair pickers read them by
  * position ({@link #alignedTo} the candidates' roleset-ordered side, then {@link #at} and {@link #lowest} over each
  * roleset's positions), so a decision looks no pod up. Read by pod ({@link #score}: the x-pd-decision score table, and
- * tests), a lookup first tries the pods near the last one found, a comparison or a few when pods are read in list order;
- * any other order falls back to an identity table over primitive doubles, built on first need.
+ * tests), a lookup first tries the pod after the last one found and that one again, one comparison when pods are read
+ * in list order; any other order falls back to an identity table over primitive doubles, built on first need.
  */
 public final class ScoredPods implements ToDoubleFunction<Pod> {
-    /** How far from the cursor a pod is looked for by reference before the identity table. */
-    static final int WINDOW = 16;
-
     private final List<Pod> pods;
     private final double[] values;
     /** Where the next lookup looks first; a stale value (another thread's) only costs a miss. */
@@ -52,6 +49,11 @@ public final class ScoredPods implements ToDoubleFunction<Pod> {
             aligned[i] = score(side.get(i));
         }
         return new ScoredPods(side, aligned);
+    }
+
+    /** How many positions: the size of the list these scores were made over. */
+    public int size() {
+        return pods.size();
     }
 
     /** The score of the pod at {@code position} in the list these scores were made over. */
@@ -93,8 +95,14 @@ public final class ScoredPods implements ToDoubleFunction<Pod> {
 
     /** The pod's score, or NaN when it was not scored. */
     public double score(Pod pod) {
-        int i = near(pod);
-        if (i < 0) {
+        int n = pods.size();
+        int next = Math.min(cursor, n);
+        int i;
+        if (next < n && pods.get(next) == pod) {
+            i = next; // read in list order: the score table
+        } else if (next > 0 && pods.get(next - 1) == pod) {
+            i = next - 1; // the same pod again
+        } else {
             Table lookup = table;
             if (lookup == null) {
                 lookup = new Table(pods);
@@ -107,37 +115,6 @@ public final class ScoredPods implements ToDoubleFunction<Pod> {
         }
         cursor = i + 1;
         return values[i];
-    }
-
-    /**
-     * The pod's index when it is close to the cursor, else -1: the next one (in order), the pod just found (the
-     * picker's chosen pod, read again), the next few (past unscored or skipped pods), the first one (a new pass over
-     * the side), then the few behind (a roleset's pods read again).
-     */
-    private int near(Pod pod) {
-        int n = pods.size();
-        int next = Math.min(cursor, n);
-        if (next < n && pods.get(next) == pod) {
-            return next;
-        }
-        if (next > 0 && pods.get(next - 1) == pod) {
-            return next - 1;
-        }
-        int end = Math.min(n, next + WINDOW);
-        for (int i = next + 1; i < end; i++) {
-            if (pods.get(i) == pod) {
-                return i;
-            }
-        }
-        if (n > 0 && pods.get(0) == pod) {
-            return 0;
-        }
-        for (int i = next - 2, start = Math.max(0, next - WINDOW); i >= start; i--) {
-            if (pods.get(i) == pod) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** Pod → index, open addressing by identity hash (load factor ≤ 0.5). Immutable once built. */

@@ -29,7 +29,7 @@ class ScoredPodsTest {
     void anyOrder_eachPodsOwnScore() {
         ScoredPods scores = ScoredPods.of(pods, values);
         List<Pod> gaps = new ArrayList<>();
-        for (int i = 0, step = 1; i < pods.size(); i += step, step = step % (ScoredPods.WINDOW + 3) + 1) {
+        for (int i = 0, step = 1; i < pods.size(); i += step, step = step % 19 + 1) {
             gaps.add(pods.get(i));
             gaps.add(pods.get(i)); // read again: the picker's chosen pod
             if (i >= 2) {

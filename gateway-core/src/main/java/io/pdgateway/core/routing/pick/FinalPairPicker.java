@@ -42,8 +42,8 @@ public final class FinalPairPicker implements PairPicker {
         ScoredPods prefill = prefillScores.alignedTo(candidates.side(true));
         ScoredPods decode = decodeScores.alignedTo(candidates.side(false));
         List<Roleset> rolesets = candidates.rolesets();
-        double maxPrefill = Math.max(MIN_PREFILL_MAX, maxFinite(prefill, candidates.side(true).size()));
-        double maxDecode = Math.max(MIN_DECODE_MAX, maxFinite(decode, candidates.side(false).size()));
+        double maxPrefill = Math.max(MIN_PREFILL_MAX, maxFinite(prefill));
+        double maxDecode = Math.max(MIN_DECODE_MAX, maxFinite(decode));
         double[] finals = DecisionBuffers.scores(context.load(), Use.ROLESET_SCORES, rolesets.size());
         Pod bestPrefill = null;
         Pod bestDecode = null;
@@ -115,13 +115,12 @@ public final class FinalPairPicker implements PairPicker {
     }
 
     /**
-     * The largest finite score of the first {@code n} positions: an unscored pod (NaN) has none, and a +Infinity (a
-     * valid worst score) would turn every other pod's share into 0 and its own into Infinity / Infinity = NaN, so a lone
-     * such pair would not be picked.
+     * The largest finite score: an unscored pod (NaN) has none, and a +Infinity (a valid worst score) would turn every
+     * other pod's share into 0 and its own into Infinity / Infinity = NaN, so a lone such pair would not be picked.
      */
-    private static double maxFinite(ScoredPods scores, int n) {
+    private static double maxFinite(ScoredPods scores) {
         double max = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < scores.size(); i++) {
             double s = scores.at(i);
             if (Double.isFinite(s)) {
                 max = Math.max(max, s);
