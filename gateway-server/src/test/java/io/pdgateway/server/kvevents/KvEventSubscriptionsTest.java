@@ -37,6 +37,10 @@ class KvEventSubscriptionsTest {
     /** Engine block i holds tokens [16i, 16i + 16) of this sequence; its engine hash is 1000 + i. */
     private static final int[] TOKENS = IntStream.range(0, 16 * 32).map(i -> 7 * i + 3).toArray();
     private static final long[] GATEWAY = BlockHasher.chain(BlockHasher.seed(MODEL), TOKENS, TOKENS.length, 16);
+    /** The handshake's sentinel: an engine block of tokens no test stores, and its gateway hash. */
+    private static final long SENTINEL = 424_243;
+    private static final int[] SENTINEL_TOKENS = IntStream.range(0, 16).map(i -> 900_000 + i).toArray();
+    private static final long SENTINEL_GATEWAY = BlockHasher.chain(BlockHasher.seed(MODEL), SENTINEL_TOKENS, 16, 16)[0];
 
     private final RecordingCacheView view = new RecordingCacheView();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -206,7 +210,10 @@ class KvEventSubscriptionsTest {
     /**
      * PUB/SUB drops what is sent before the subscription reaches the publisher: publish a batch without effect on the
      * view (the removal of a block never stored) until the subscriber has seen one, so the test's own batches are not
-     * lost to the handshake; then reset the pod's counters.
+     * lost to the handshake. Probes sent before that one may still be on their way, so a sentinel block is stored and
+     * removed behind them: the stream applies batches in order, so once the view has seen the sentinel come and go and
+     * every event received is counted applied or dropped, nothing of the handshake is left to count. Then reset the
+     * pod's counters.
      */
     private void awaitSubscribed() {
         await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
@@ -217,6 +224,14 @@ class KvEventSubscriptionsTest {
             publisher.flush();
             return false;
         });
+        publisher.stored(new long[] {SENTINEL}, null, SENTINEL_TOKENS, 16);
+        publisher.flush();
+        await().atMost(WAIT).until(() -> view.blocks(POD).contains(SENTINEL_GATEWAY));
+        publisher.removed(new long[] {SENTINEL});
+        publisher.flush();
+        await().atMost(WAIT).until(() -> !view.blocks(POD).contains(SENTINEL_GATEWAY)
+                && counter(KvEventMetrics.RECEIVED)
+                == counter(KvEventMetrics.APPLIED) + counter(KvEventMetrics.DROPPED));
         await().atMost(WAIT).until(() -> view.isLive(POD));
         registry.getMeters().stream().filter(m -> m.getId().getName().startsWith("pd_gateway_kv_events_")
                 && m.getId().getTag(KvEventMetrics.POD_TAG) != null).forEach(registry::remove);
