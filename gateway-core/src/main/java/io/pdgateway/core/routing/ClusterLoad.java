@@ -28,7 +28,8 @@ public final class ClusterLoad implements LoadView {
     private final PrefillModels prefillModels;
     private final long nowNanos;
     private final long nowEpochMillis;
-    private Predicate<Pod> ejected = pod -> false;
+    /** Outlier detection's verdicts, or null when it ejected no pod (the usual case). */
+    private Predicate<Pod> ejected;
     /** The model's ledger entries by slot, or null: then every read looks the pod up in the ledgers' maps. */
     private LedgerRows rows;
     /** The model's scraped metrics by slot (the same slots as {@link #rows}), or null: then read through the function. */
@@ -169,7 +170,12 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public boolean ejected(Pod pod) {
-        return ejected.test(pod);
+        return ejected != null && ejected.test(pod);
+    }
+
+    @Override
+    public boolean mayEject() {
+        return ejected != null;
     }
 
     /** The decode inputs computed earlier in this decision for exactly this list, or null. */

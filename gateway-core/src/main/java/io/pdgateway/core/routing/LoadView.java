@@ -66,6 +66,11 @@ public interface LoadView {
         return false;
     }
 
+    /** Whether {@link #ejected} may be true for some pod; false lets a decision skip asking pod by pod. */
+    default boolean mayEject() {
+        return true;
+    }
+
     /** token_load: prompt tokens the prefill pod is computing now. */
     default long activeTokens(Pod pod) {
         return 0;

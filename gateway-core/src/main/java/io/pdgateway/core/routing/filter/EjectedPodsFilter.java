@@ -27,7 +27,7 @@ public final class EjectedPodsFilter implements PodFilter {
     @Override
     public Result filter(RoutingContext context, PdCandidates candidates) {
         LoadView load = context.load();
-        if (noneEjected(candidates, load)) {
+        if (!load.mayEject() || noneEjected(candidates, load)) {
             return new Result(candidates, List.of()); // the usual case: no copy of thousands of rolesets
         }
         List<String> rejections = new ArrayList<>();
