@@ -28,20 +28,31 @@ public final class CacheModel {
     private List<Pod> resolvedFor;
     private int resolvedVersion;
     private PodCache[] resolved;
+    /** The holder bit of each of {@link #resolved} (0 for none). */
+    private long[] resolvedBits;
     /**
      * The walk's alive set, reused from one lookup to the next (under this monitor); only its first k entries are read.
      * What it still references after a walk are this model's caches of the last lookup, until the next one.
      */
     private PodCache[] alive = new PodCache[0];
-    /** Each alive cache's position in the candidate list. */
+    /** Each alive cache's position in the candidate list, and its holder bit. */
     private int[] alivePositions = new int[0];
-    /** Block hash → number of pods holding it. */
-    private final BlockTable holders = new BlockTable(1024);
+    private long[] aliveBits = new long[0];
+    /**
+     * Block hash → number of pods holding it, marked with the {@link PodCache#holderBit} of every pod that held it
+     * since the count was last 0 (a superset of its holders: bits are not taken back while others may share them). A
+     * walk asks a pod whether it holds a block only when the block's marks have the pod's bit: where 32 of 2,048 pods
+     * hold a conversation after a shared system prompt, about half the pods' tables instead of all.
+     */
+    private final BlockTable holders = new BlockTable(1024, true);
+    /** Caches made so far, to give the next one its holder bit. */
+    private int cachesMade;
     private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
         @Override
-        public void added(long blockHash) {
+        public void added(long blockHash, long holderBit) {
             int count = holders.get(blockHash);
             holders.put(blockHash, count < 0 ? 1 : count + 1);
+            holders.mark(blockHash, holderBit);
         }
 
         @Override
@@ -81,6 +92,7 @@ public final class CacheModel {
         if (alive.length < caches.length) {
             alive = new PodCache[caches.length];
             alivePositions = new int[caches.length];
+            aliveBits = new long[caches.length];
         }
         return walk(hashes, candidates, caches, blockTokens, reuse, positions);
     }
@@ -95,6 +107,7 @@ public final class CacheModel {
             PodCache cache = caches[i];
             if (cache != null && (everyCacheHolds || cache.contains(hashes[0]))) {
                 alivePositions[k] = i;
+                aliveBits[k] = resolvedBits[i];
                 alive[k++] = cache;
             }
         }
@@ -116,13 +129,15 @@ public final class CacheModel {
             if (count <= 0) {
                 break;
             }
+            long marks = holders.marks(hashes[i]);
             int kept = 0;
             for (int a = 0; a < k; a++) {
-                if (alive[a].contains(hashes[i])) {
+                if ((aliveBits[a] & marks) != 0 && alive[a].contains(hashes[i])) {
                     alivePositions[kept] = alivePositions[a];
+                    aliveBits[kept] = aliveBits[a];
                     alive[kept++] = alive[a];
                 } else {
-                    match.put(alivePositions[a], alive[a].podId, i);
+                    match.put(alivePositions[a], alive[a], i);
                 }
             }
             k = kept;
@@ -130,7 +145,7 @@ public final class CacheModel {
             depth = i + 1;
         }
         for (int a = 0; a < k; a++) {
-            match.put(alivePositions[a], alive[a].podId, depth);
+            match.put(alivePositions[a], alive[a], depth);
         }
         return match;
     }
@@ -295,12 +310,15 @@ public final class CacheModel {
             return resolved;
         }
         PodCache[] caches = new PodCache[candidates.size()];
+        long[] bits = new long[caches.length];
         for (int i = 0; i < caches.length; i++) {
             Pod pod = candidates.get(i);
             PodCache cache = pods.get(pod.id());
             caches[i] = cache != null && cache.address.equals(pod.address()) ? cache : null;
+            bits[i] = caches[i] == null ? 0 : caches[i].holderBit;
         }
         resolved = caches;
+        resolvedBits = bits;
         resolvedFor = candidates;
         resolvedVersion = cachesVersion;
         return caches;
@@ -314,7 +332,7 @@ public final class CacheModel {
         if (cache != null) {
             cache.clear(counter); // another pod under the same name: the old one's blocks are not its
         }
-        PodCache fresh = new PodCache(podId, address, capacityBlocks);
+        PodCache fresh = new PodCache(podId, address, capacityBlocks, 1L << (cachesMade++ & 63));
         pods.put(podId, fresh);
         cachesVersion++;
         return fresh;

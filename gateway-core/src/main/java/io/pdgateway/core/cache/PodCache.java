@@ -29,6 +29,8 @@ final class PodCache {
 
     final String podId;
     final String address;
+    /** This pod's bit in the model's holder marks ({@link CacheModel}): one of 64, shared by every 64th pod. */
+    final long holderBit;
     private int capacityBlocks;
     private final BlockTable table = new BlockTable(64);
     private long[] hash = new long[64];
@@ -43,9 +45,10 @@ final class PodCache {
     private int lruTail = NIL;
     private int size;
 
-    PodCache(String podId, String address, int capacityBlocks) {
+    PodCache(String podId, String address, int capacityBlocks, long holderBit) {
         this.podId = podId;
         this.address = address;
+        this.holderBit = holderBit;
         this.capacityBlocks = Math.max(1, capacityBlocks);
     }
 
@@ -103,7 +106,7 @@ final class PodCache {
             int node = table.get(hashes[i]);
             if (node == NIL) {
                 node = allocate(hashes[i]);
-                onNew.added(hashes[i]);
+                onNew.added(hashes[i], holderBit);
             } else if (refs[node] == 0) {
                 unlink(node);
             }
@@ -265,7 +268,8 @@ final class PodCache {
 
     /** How the model learns which blocks a pod gained or lost, to count holders per block. */
     interface BlockCounter {
-        void added(long blockHash);
+        /** The pod whose {@link #holderBit} this is now holds the block. */
+        void added(long blockHash, long holderBit);
 
         void removed(long blockHash);
     }

@@ -89,12 +89,15 @@ public final class PrefixMatch {
         return Integer.highestOneBit(Math.max(2, pods * 2 - 1)) << 1;
     }
 
-    /** The candidate at {@code position} (its id {@code podId}) holds {@code matchedBlocks} leading blocks. */
-    void put(int position, String podId, int matchedBlocks) {
+    /**
+     * The candidate at {@code position} (whose cache is {@code cache}) holds {@code matchedBlocks} leading blocks. A
+     * match kept by position does not read the cache: a walk drops thousands of pods at once.
+     */
+    void put(int position, PodCache cache, int matchedBlocks) {
         if (positions != null) {
             byPosition[position] = matchedBlocks;
         } else {
-            put(podId, matchedBlocks);
+            put(cache.podId, matchedBlocks);
         }
     }
 

@@ -223,9 +223,25 @@ class CacheModelTest {
 
     @Test
     void randomScript_matchesTheScriptedEngine() {
+        runScript(List.of(p1, p2, pod("p3").build()), 4000);
+    }
+
+    /**
+     * Past 64 pods, pods share holder bits: a block's marks name pods that do not hold it, and still the walk must ask
+     * exactly the pods that might.
+     */
+    @Test
+    void randomScript_overMorePodsThanHolderBits_matchesTheScriptedEngine() {
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            pods.add(pod("q" + i).build());
+        }
+        runScript(pods, 3000);
+    }
+
+    private void runScript(List<Pod> pods, int steps) {
         SplittableRandom random = new SplittableRandom(11);
         ScriptedEngine engine = new ScriptedEngine(40);
-        List<Pod> pods = List.of(p1, p2, pod("p3").build());
         long[][] prompts = new long[12][];
         for (int i = 0; i < prompts.length; i++) {
             // Families of prompts sharing 0, 3 or 6 blocks of one system prompt.
@@ -233,7 +249,7 @@ class CacheModelTest {
         }
         record Held(Pod pod, long[] prompt, CacheHold hold) {}
         List<Held> held = new ArrayList<>();
-        for (int step = 0; step < 4000; step++) {
+        for (int step = 0; step < steps; step++) {
             if (held.isEmpty() || random.nextInt(3) > 0) {
                 Pod pod = pods.get(random.nextInt(pods.size()));
                 long[] p = prompts[random.nextInt(prompts.length)];
