@@ -52,48 +52,42 @@ final class BlockTable {
         if (hash == FREE) {
             return zeroEntry;
         }
-        int slot = slot(hash);
-        long key;
-        while ((key = keys[slot]) != FREE) {
-            if (key == hash) {
-                return values[slot];
-            }
-            slot = (slot + 1) & mask;
-        }
-        return EMPTY;
+        int slot = find(hash);
+        return slot < 0 ? EMPTY : values[slot];
     }
 
-    /** The marks of the hash's entry (0 when it has none, or the table keeps no marks). */
+    /** The marks of the hash's entry (0 when it has none; a marked table's). */
     long marks(long hash) {
         if (hash == FREE) {
             return zeroMarks;
         }
-        int slot = slot(hash);
-        long key;
-        while ((key = keys[slot]) != FREE) {
-            if (key == hash) {
-                return marks[slot];
-            }
-            slot = (slot + 1) & mask;
-        }
-        return 0;
+        int slot = find(hash);
+        return slot < 0 ? 0 : marks[slot];
     }
 
-    /** ORs {@code bits} into the marks of the hash's entry, which must exist (a marked table's). */
+    /** ORs {@code bits} into the marks of the hash's entry, if it has one (a marked table's). */
     void mark(long hash, long bits) {
         if (hash == FREE) {
             zeroMarks |= bits;
             return;
         }
+        int slot = find(hash);
+        if (slot >= 0) {
+            marks[slot] |= bits;
+        }
+    }
+
+    /** The slot of a hash other than 0, or -1. */
+    private int find(long hash) {
         int slot = slot(hash);
         long key;
-        while ((key = keys[slot]) != hash) {
-            if (key == FREE) {
-                return;
+        while ((key = keys[slot]) != FREE) {
+            if (key == hash) {
+                return slot;
             }
             slot = (slot + 1) & mask;
         }
-        marks[slot] |= bits;
+        return -1;
     }
 
     /** Maps the hash to {@code entry} (not negative), keeping the marks of an entry it had. */
@@ -127,14 +121,10 @@ final class BlockTable {
             zeroMarks = 0;
             return;
         }
-        int slot = slot(hash);
-        while (keys[slot] != FREE) {
-            if (keys[slot] == hash) {
-                shiftBack(slot);
-                used--;
-                return;
-            }
-            slot = (slot + 1) & mask;
+        int slot = find(hash);
+        if (slot >= 0) {
+            shiftBack(slot);
+            used--;
         }
     }
 
