@@ -83,17 +83,17 @@ public final class LedgerRows {
 
     public int inFlightPrefills(int slot) {
         PodCounters c = counters[slot];
-        return c == null ? 0 : c.prefills.get();
+        return c == null ? 0 : c.prefills;
     }
 
     public int runningRequests(int slot) {
         PodCounters c = counters[slot];
-        return c == null ? 0 : c.running.get();
+        return c == null ? 0 : c.running;
     }
 
     public int pendingDecodes(int slot) {
         PodCounters c = counters[slot];
-        return c == null ? 0 : c.pending.get();
+        return c == null ? 0 : c.pending;
     }
 
     /** {@link RequestLedger#hasRunningCounter}. */
@@ -103,17 +103,17 @@ public final class LedgerRows {
 
     public long activeTokens(int slot) {
         TokenLedger.PodTokens t = tokens[slot];
-        return t == null ? 0 : t.active.get();
+        return t == null ? 0 : t.active;
     }
 
     public long kvTokens(int slot) {
         TokenLedger.PodTokens t = tokens[slot];
-        return t == null ? 0 : t.kv.get();
+        return t == null ? 0 : t.kv;
     }
 
     public long decodeTokens(int slot) {
         TokenLedger.PodTokens t = tokens[slot];
-        return t == null ? 0 : t.decode.get();
+        return t == null ? 0 : t.decode;
     }
 
     /** {@link TokenLedger#decodeAgeSeconds}. */

@@ -1,17 +1,25 @@
 package io.pdgateway.core.ledger;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One pod's request counters. A charge holds the counters it incremented, so its release lands on them even after the
  * pod left discovery and was dropped (a pod re-created under the same name starts from fresh counters instead of
- * inheriting the old ones).
+ * inheriting the old ones). The counters are fields of this one object, updated atomically through field updaters,
+ * so a decision reading every pod's counts reads one object per pod, not one per counter.
  */
 final class PodCounters {
-    final AtomicInteger prefills = new AtomicInteger();
-    final AtomicInteger running = new AtomicInteger();
-    final AtomicInteger pending = new AtomicInteger();
+    static final AtomicIntegerFieldUpdater<PodCounters> PREFILLS =
+            AtomicIntegerFieldUpdater.newUpdater(PodCounters.class, "prefills");
+    static final AtomicIntegerFieldUpdater<PodCounters> RUNNING =
+            AtomicIntegerFieldUpdater.newUpdater(PodCounters.class, "running");
+    static final AtomicIntegerFieldUpdater<PodCounters> PENDING =
+            AtomicIntegerFieldUpdater.newUpdater(PodCounters.class, "pending");
+
+    volatile int prefills;
+    volatile int running;
+    volatile int pending;
     /** Requests this pod finished (as prefill or target), for the drain rate. */
     final LongAdder completions = new LongAdder();
     /** ip:port when the counters were created: another address under the same name is another pod. */
@@ -22,10 +30,14 @@ final class PodCounters {
     }
 
     int outstanding() {
-        return prefills.get() + running.get() + pending.get();
+        return prefills + running + pending;
     }
 
-    static void decrement(AtomicInteger counter) {
-        counter.getAndUpdate(n -> n > 0 ? n - 1 : 0);
+    /** One less, never below 0. */
+    static void decrement(AtomicIntegerFieldUpdater<PodCounters> counter, PodCounters counters) {
+        int n;
+        do {
+            n = counter.get(counters);
+        } while (!counter.compareAndSet(counters, n, n > 0 ? n - 1 : 0));
     }
 }

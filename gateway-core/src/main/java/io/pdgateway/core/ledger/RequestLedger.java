@@ -46,17 +46,17 @@ public final class RequestLedger {
 
     public int inFlightPrefills(Pod pod) {
         PodCounters c = pods.get(pod.id());
-        return c == null ? 0 : c.prefills.get();
+        return c == null ? 0 : c.prefills;
     }
 
     public int runningRequests(Pod pod) {
         PodCounters c = pods.get(pod.id());
-        return c == null ? 0 : c.running.get();
+        return c == null ? 0 : c.running;
     }
 
     public int pendingDecodes(Pod pod) {
         PodCounters c = pods.get(pod.id());
-        return c == null ? 0 : c.pending.get();
+        return c == null ? 0 : c.pending;
     }
 
     /** True once a request was routed to the pod since it (re)appeared: its counters exist, even at zero. */
@@ -68,8 +68,9 @@ public final class RequestLedger {
     public Map<String, Integer> runningByPod() {
         Map<String, Integer> out = new HashMap<>();
         pods.forEach((id, c) -> {
-            if (c.running.get() > 0) {
-                out.put(id, c.running.get());
+            int running = c.running;
+            if (running > 0) {
+                out.put(id, running);
             }
         });
         return out;
@@ -106,14 +107,14 @@ public final class RequestLedger {
         PodCounters target = null;
         if (decision.prefill() != null) {
             prefill = counters(decision.prefill());
-            prefill.prefills.incrementAndGet();
+            PodCounters.PREFILLS.incrementAndGet(prefill);
         }
         if (decision.target() != null) {
             target = counters(decision.target());
             if (prefill != null) {
-                target.pending.incrementAndGet();
+                PodCounters.PENDING.incrementAndGet(target);
             }
-            target.running.incrementAndGet();
+            PodCounters.RUNNING.incrementAndGet(target);
         }
         return new Charge(prefill, target);
     }
@@ -163,8 +164,8 @@ public final class RequestLedger {
         /** The prefill call returned (or failed). */
         public void releasePrefill() {
             if (prefillReleased.compareAndSet(false, true)) {
-                PodCounters.decrement(prefill.prefills);
-                PodCounters.decrement(target.pending);
+                PodCounters.decrement(PodCounters.PREFILLS, prefill);
+                PodCounters.decrement(PodCounters.PENDING, target);
                 prefill.completions.increment();
             }
         }
@@ -173,7 +174,7 @@ public final class RequestLedger {
         public void releaseAll() {
             releasePrefill();
             if (targetReleased.compareAndSet(false, true)) {
-                PodCounters.decrement(target.running);
+                PodCounters.decrement(PodCounters.RUNNING, target);
                 target.completions.increment();
             }
         }

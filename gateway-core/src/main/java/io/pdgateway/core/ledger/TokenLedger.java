@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.Consumer;
 
 /**
@@ -24,12 +25,22 @@ public final class TokenLedger {
     public static final long IDLE_FORGET_NANOS = 60_000_000_000L;
 
     /** One pod's counters. Longs in tokens; decodeRoutedAtSum in nanoseconds. */
+    /**
+     * One pod's token counters, fields of this one object updated atomically through field updaters, so a decision
+     * reading every pod's load reads one object per pod, not one per counter.
+     */
     static final class PodTokens {
-        final AtomicLong active = new AtomicLong();
-        final AtomicLong kv = new AtomicLong();
-        final AtomicLong decode = new AtomicLong();
-        final AtomicLong decodeRequests = new AtomicLong();
-        final AtomicLong decodeRoutedAtSum = new AtomicLong();
+        static final AtomicLongFieldUpdater<PodTokens> ACTIVE = updater("active");
+        static final AtomicLongFieldUpdater<PodTokens> KV = updater("kv");
+        static final AtomicLongFieldUpdater<PodTokens> DECODE = updater("decode");
+        static final AtomicLongFieldUpdater<PodTokens> DECODE_REQUESTS = updater("decodeRequests");
+        static final AtomicLongFieldUpdater<PodTokens> DECODE_ROUTED_AT_SUM = updater("decodeRoutedAtSum");
+
+        volatile long active;
+        volatile long kv;
+        volatile long decode;
+        volatile long decodeRequests;
+        volatile long decodeRoutedAtSum;
         final String address;
         volatile long touchedNanos;
 
@@ -38,7 +49,11 @@ public final class TokenLedger {
         }
 
         boolean idle() {
-            return active.get() == 0 && kv.get() == 0 && decode.get() == 0 && decodeRequests.get() == 0;
+            return active == 0 && kv == 0 && decode == 0 && decodeRequests == 0;
+        }
+
+        private static AtomicLongFieldUpdater<PodTokens> updater(String field) {
+            return AtomicLongFieldUpdater.newUpdater(PodTokens.class, field);
         }
     }
 
@@ -69,19 +84,19 @@ public final class TokenLedger {
     }
 
     public long activeTokens(String podId) {
-        return read(pods, podId, t -> t.active.get());
+        return read(pods, podId, t -> t.active);
     }
 
     public long kvTokens(String podId) {
-        return read(pods, podId, t -> t.kv.get());
+        return read(pods, podId, t -> t.kv);
     }
 
     public long decodeTokens(String podId) {
-        return read(pods, podId, t -> t.decode.get());
+        return read(pods, podId, t -> t.decode);
     }
 
     public long decodeRequests(String podId) {
-        return read(pods, podId, t -> t.decodeRequests.get());
+        return read(pods, podId, t -> t.decodeRequests);
     }
 
     /** Σ (now − routed_at) over the pod's outstanding decode requests, in seconds. */
@@ -91,8 +106,8 @@ public final class TokenLedger {
     }
 
     static double ageSeconds(PodTokens tokens, long nowNanos) {
-        long n = tokens.decodeRequests.get();
-        return n == 0 ? 0 : (n * nowNanos - tokens.decodeRoutedAtSum.get()) / 1e9;
+        long n = tokens.decodeRequests;
+        return n == 0 ? 0 : (n * nowNanos - tokens.decodeRoutedAtSum) / 1e9;
     }
 
     /** Pods the ledger currently tracks (for the gauges). */
@@ -104,7 +119,7 @@ public final class TokenLedger {
     public long outstandingTokens() {
         long total = 0;
         for (PodTokens t : pods.values()) {
-            total += t.active.get() + t.kv.get() + t.decode.get() + t.decodeRequests.get();
+            total += t.active + t.kv + t.decode + t.decodeRequests;
         }
         return total;
     }
@@ -121,16 +136,16 @@ public final class TokenLedger {
         PodTokens decodeBefore = pods.get(decode.id());
         PodTokens p = pods.compute(prefill.id(), (id, t) -> {
             PodTokens tokens = live(t, prefill);
-            tokens.active.addAndGet(prefillCharge);
-            tokens.kv.addAndGet(prefillCharge);
+            PodTokens.ACTIVE.addAndGet(tokens, prefillCharge);
+            PodTokens.KV.addAndGet(tokens, prefillCharge);
             tokens.touchedNanos = nowNanos;
             return tokens;
         });
         PodTokens d = pods.compute(decode.id(), (id, t) -> {
             PodTokens tokens = live(t, decode);
-            tokens.decode.addAndGet(promptTokens);
-            tokens.decodeRequests.incrementAndGet();
-            tokens.decodeRoutedAtSum.addAndGet(nowNanos);
+            PodTokens.DECODE.addAndGet(tokens, promptTokens);
+            PodTokens.DECODE_REQUESTS.incrementAndGet(tokens);
+            PodTokens.DECODE_ROUTED_AT_SUM.addAndGet(tokens, nowNanos);
             tokens.touchedNanos = nowNanos;
             return tokens;
         });
@@ -200,8 +215,12 @@ public final class TokenLedger {
         return dropped;
     }
 
-    private static void subtract(AtomicLong counter, long amount) {
-        counter.getAndUpdate(v -> Math.max(0, v - amount));
+    /** {@code amount} less, never below 0. */
+    private static void subtract(AtomicLongFieldUpdater<PodTokens> counter, PodTokens tokens, long amount) {
+        long v;
+        do {
+            v = counter.get(tokens);
+        } while (!counter.compareAndSet(tokens, v, Math.max(0, v - amount)));
     }
 
     /** One request's token charges. Each part is released at most once. */
@@ -234,7 +253,7 @@ public final class TokenLedger {
         /** The prefill call returned: its compute is done, its KV stays resident. */
         public void releaseActive(long nowNanos) {
             if (activeReleased.compareAndSet(false, true)) {
-                subtract(prefill.active, prefillCharge);
+                subtract(PodTokens.ACTIVE, prefill, prefillCharge);
                 prefill.touchedNanos = nowNanos;
             }
         }
@@ -246,11 +265,11 @@ public final class TokenLedger {
                 return false;
             }
             outstanding.remove(id);
-            subtract(prefill.kv, prefillCharge);
+            subtract(PodTokens.KV, prefill, prefillCharge);
             prefill.touchedNanos = nowNanos;
-            subtract(decode.decode, promptTokens);
-            subtract(decode.decodeRequests, 1);
-            decode.decodeRoutedAtSum.addAndGet(-chargedAtNanos);
+            subtract(PodTokens.DECODE, decode, promptTokens);
+            subtract(PodTokens.DECODE_REQUESTS, decode, 1);
+            PodTokens.DECODE_ROUTED_AT_SUM.addAndGet(decode, -chargedAtNanos);
             decode.touchedNanos = nowNanos;
             return true;
         }
