@@ -28,41 +28,33 @@ public final class CacheModel {
     private List<Pod> resolvedFor;
     private int resolvedVersion;
     private PodCache[] resolved;
-    /** The holder bit of each of {@link #resolved} (0 for none). */
-    private long[] resolvedBits;
+    /** The holder mark of each of {@link #resolved} (0 for none). */
+    private long[] resolvedMarks;
     /**
      * The walk's alive set, reused from one lookup to the next (under this monitor); only its first k entries are read.
      * What it still references after a walk are this model's caches of the last lookup, until the next one.
      */
     private PodCache[] alive = new PodCache[0];
-    /** Each alive cache's position in the candidate list, and its holder bit. */
+    /** Each alive cache's position in the candidate list, and its holder mark. */
     private int[] alivePositions = new int[0];
-    private long[] aliveBits = new long[0];
+    private long[] aliveMarks = new long[0];
     /**
-     * Block hash → number of pods holding it, marked with the {@link PodCache#holderBit} of every pod that held it
-     * since the count was last 0 (a superset of its holders: bits are not taken back while others may share them). A
-     * walk asks a pod whether it holds a block only when the block's marks have the pod's bit: where 32 of 2,048 pods
-     * hold a conversation after a shared system prompt, about half the pods' tables instead of all.
+     * Block hash → number of pods holding it, and marks of the pods that may ({@link HolderTable}). A walk asks a pod
+     * whether it holds a block only when the block's marks have the pod's {@link PodCache#holderMark}: where 32 of
+     * 2,048 pods hold a conversation after a shared system prompt, about half the pods' tables instead of all.
      */
-    private final BlockTable holders = new BlockTable(1024, true);
-    /** Caches made so far, to give the next one its holder bit. */
+    private final HolderTable holders = new HolderTable(1024);
+    /** Caches made so far, to give the next one its holder mark. */
     private int cachesMade;
     private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
         @Override
-        public void added(long blockHash, long holderBit) {
-            int count = holders.get(blockHash);
-            holders.put(blockHash, count < 0 ? 1 : count + 1);
-            holders.mark(blockHash, holderBit);
+        public void added(long blockHash, long holderMark) {
+            holders.add(blockHash, holderMark);
         }
 
         @Override
         public void removed(long blockHash) {
-            int count = holders.get(blockHash);
-            if (count <= 1) {
-                holders.remove(blockHash);
-            } else {
-                holders.put(blockHash, count - 1);
-            }
+            holders.remove(blockHash);
         }
     };
 
@@ -85,14 +77,14 @@ public final class CacheModel {
      */
     public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens, PrefixMatch reuse,
             ToIntFunction<Pod> positions) {
-        if (hashes.length == 0 || holders.get(hashes[0]) <= 0) {
+        if (hashes.length == 0 || holders.count(hashes[0]) == 0) {
             return PrefixMatch.NONE;
         }
         PodCache[] caches = resolve(candidates);
         if (alive.length < caches.length) {
             alive = new PodCache[caches.length];
             alivePositions = new int[caches.length];
-            aliveBits = new long[caches.length];
+            aliveMarks = new long[caches.length];
         }
         return walk(hashes, candidates, caches, blockTokens, reuse, positions);
     }
@@ -102,12 +94,12 @@ public final class CacheModel {
         int k = 0;
         // A first block every cache of the model holds (a shared system prompt) needs no check per pod: a hash probe
         // into each pod's own table, a cache miss per pod at thousands of pods.
-        boolean everyCacheHolds = holders.get(hashes[0]) == pods.size();
+        boolean everyCacheHolds = holders.count(hashes[0]) == pods.size();
         for (int i = 0; i < caches.length; i++) {
             PodCache cache = caches[i];
             if (cache != null && (everyCacheHolds || cache.contains(hashes[0]))) {
                 alivePositions[k] = i;
-                aliveBits[k] = resolvedBits[i];
+                aliveMarks[k] = resolvedMarks[i];
                 alive[k++] = cache;
             }
         }
@@ -117,7 +109,7 @@ public final class CacheModel {
         PrefixMatch match = reuse == null ? PrefixMatch.forPods(hashes.length, blockTokens, k)
                 : positions == null ? reuse.refill(hashes.length, blockTokens, k)
                 : reuse.refill(hashes.length, blockTokens, candidates, positions);
-        int previous = holders.get(hashes[0]);
+        int previous = holders.count(hashes[0]);
         int depth = 1;
         while (depth < hashes.length && k > 0) {
             int i = firstChange(hashes, depth, previous);
@@ -125,16 +117,16 @@ public final class CacheModel {
             if (i == hashes.length) {
                 break;
             }
-            int count = holders.get(hashes[i]);
-            if (count <= 0) {
+            int count = holders.count(hashes[i]);
+            if (count == 0) {
                 break;
             }
             long marks = holders.marks(hashes[i]);
             int kept = 0;
             for (int a = 0; a < k; a++) {
-                if ((aliveBits[a] & marks) != 0 && alive[a].contains(hashes[i])) {
+                if ((aliveMarks[a] & marks) != 0 && alive[a].contains(hashes[i])) {
                     alivePositions[kept] = alivePositions[a];
-                    aliveBits[kept] = aliveBits[a];
+                    aliveMarks[kept] = aliveMarks[a];
                     alive[kept++] = alive[a];
                 } else {
                     match.put(alivePositions[a], alive[a], i);
@@ -162,7 +154,7 @@ public final class CacheModel {
         int differs = hashes.length; // known to differ (or the end)
         while (same + step < hashes.length) {
             int probe = same + step;
-            if (holders.get(hashes[probe]) != count) {
+            if (holders.count(hashes[probe]) != count) {
                 differs = probe;
                 break;
             }
@@ -171,7 +163,7 @@ public final class CacheModel {
         }
         while (differs - same > 1) {
             int probe = (same + differs) >>> 1;
-            if (holders.get(hashes[probe]) == count) {
+            if (holders.count(hashes[probe]) == count) {
                 same = probe;
             } else {
                 differs = probe;
@@ -310,15 +302,15 @@ public final class CacheModel {
             return resolved;
         }
         PodCache[] caches = new PodCache[candidates.size()];
-        long[] bits = new long[caches.length];
+        long[] marks = new long[caches.length];
         for (int i = 0; i < caches.length; i++) {
             Pod pod = candidates.get(i);
             PodCache cache = pods.get(pod.id());
             caches[i] = cache != null && cache.address.equals(pod.address()) ? cache : null;
-            bits[i] = caches[i] == null ? 0 : caches[i].holderBit;
+            marks[i] = caches[i] == null ? 0 : caches[i].holderMark;
         }
         resolved = caches;
-        resolvedBits = bits;
+        resolvedMarks = marks;
         resolvedFor = candidates;
         resolvedVersion = cachesVersion;
         return caches;
@@ -332,7 +324,7 @@ public final class CacheModel {
         if (cache != null) {
             cache.clear(counter); // another pod under the same name: the old one's blocks are not its
         }
-        PodCache fresh = new PodCache(podId, address, capacityBlocks, 1L << (cachesMade++ & 63));
+        PodCache fresh = new PodCache(podId, address, capacityBlocks, HolderTable.markOf(cachesMade++));
         pods.put(podId, fresh);
         cachesVersion++;
         return fresh;

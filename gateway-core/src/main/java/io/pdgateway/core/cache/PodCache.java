@@ -29,8 +29,8 @@ final class PodCache {
 
     final String podId;
     final String address;
-    /** This pod's bit in the model's holder marks ({@link CacheModel}): one of 64, shared by every 64th pod. */
-    final long holderBit;
+    /** This pod's bit in the model's holder marks ({@link HolderTable#markOf}). */
+    final long holderMark;
     private int capacityBlocks;
     private final BlockTable table = new BlockTable(64);
     private long[] hash = new long[64];
@@ -45,10 +45,10 @@ final class PodCache {
     private int lruTail = NIL;
     private int size;
 
-    PodCache(String podId, String address, int capacityBlocks, long holderBit) {
+    PodCache(String podId, String address, int capacityBlocks, long holderMark) {
         this.podId = podId;
         this.address = address;
-        this.holderBit = holderBit;
+        this.holderMark = holderMark;
         this.capacityBlocks = Math.max(1, capacityBlocks);
     }
 
@@ -106,7 +106,7 @@ final class PodCache {
             int node = table.get(hashes[i]);
             if (node == NIL) {
                 node = allocate(hashes[i]);
-                onNew.added(hashes[i], holderBit);
+                onNew.added(hashes[i], holderMark);
             } else if (refs[node] == 0) {
                 unlink(node);
             }
@@ -268,8 +268,8 @@ final class PodCache {
 
     /** How the model learns which blocks a pod gained or lost, to count holders per block. */
     interface BlockCounter {
-        /** The pod whose {@link #holderBit} this is now holds the block. */
-        void added(long blockHash, long holderBit);
+        /** The pod whose {@link #holderMark} this is now holds the block. */
+        void added(long blockHash, long holderMark);
 
         void removed(long blockHash);
     }

@@ -7,13 +7,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/**
- * The block table answers as a map would, marks included, through growth, probe runs, deletions inside them and the
- * hash 0.
- */
+/** The block table answers as a map would, through growth, probe runs, deletions inside them and the hash 0. */
 class BlockTableTest {
     @Test
-    void randomPutsMarksAndRemoves_matchAMap_includingCollidingHashesAndZero() {
+    void randomPutsAndRemoves_matchAMap_includingCollidingHashesAndZero() {
         SplittableRandom random = new SplittableRandom(11);
         // Hashes that share their low bits land in one probe run of a small table; 0 is a legal hash too.
         long[] universe = new long[400];
@@ -21,20 +18,13 @@ class BlockTableTest {
             universe[i] = i % 4 == 0 ? (long) i << 40 : random.nextLong();
         }
         universe[7] = 0;
-        BlockTable table = new BlockTable(4, true);
+        BlockTable table = new BlockTable(4);
         Map<Long, Integer> reference = new HashMap<>();
-        Map<Long, Long> marks = new HashMap<>();
         for (int step = 0; step < 50_000; step++) {
             long hash = universe[random.nextInt(universe.length)];
-            int op = random.nextInt(4);
-            if (op == 0) {
+            if (random.nextInt(3) == 0) {
                 table.remove(hash);
                 reference.remove(hash);
-                marks.remove(hash);
-            } else if (op == 1 && reference.containsKey(hash)) {
-                long bit = 1L << random.nextInt(64);
-                table.mark(hash, bit);
-                marks.merge(hash, bit, (a, b) -> a | b);
             } else {
                 int entry = random.nextInt(1_000_000);
                 table.put(hash, entry);
@@ -43,7 +33,6 @@ class BlockTableTest {
             if (step % 97 == 0) {
                 for (long h : universe) {
                     assertThat(table.get(h)).as("hash %d at step %d", h, step).isEqualTo(reference.getOrDefault(h, -1));
-                    assertThat(table.marks(h)).as("marks of %d at step %d", h, step).isEqualTo(marks.getOrDefault(h, 0L));
                 }
                 assertThat(table.size()).isEqualTo(reference.size());
             }

@@ -1,0 +1,119 @@
+package io.pdgateway.core.cache;
+
+/**
+ * The keys of a block-hash table: open addressing over a primitive array (linear probing, backward-shift deletion), so
+ * a lookup on the routing hot path neither boxes nor allocates. A free slot is a zero key, so a probe for a block the
+ * table does not hold (most of a prefix walk's probes) reads the keys alone, one cache line; a subclass keeps the
+ * values in an array of its own beside the keys, and the hash 0 apart. Not thread-safe: its {@link CacheModel} guards
+ * it.
+ */
+abstract class HashSlots {
+    static final long FREE = 0;
+    /** Grow at half full: probes stay short under the skewed hashes real prompts do not produce, but tests might. */
+    private static final double MAX_LOAD = 0.5;
+
+    private long[] keys;
+    private int mask;
+    /** Keys in the slots. */
+    private int used;
+
+    HashSlots(int expected) {
+        int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
+        keys = new long[capacity];
+        mask = capacity - 1;
+    }
+
+    /** A value array for {@code capacity} slots, in place of the current one (which the next call may read). */
+    abstract void newValues(int capacity);
+
+    /** Slot {@code to} of the new values takes slot {@code from} of {@code old}, the array before {@link #newValues}. */
+    abstract void copyValue(Object old, int from, int to);
+
+    /** The current value array. */
+    abstract Object values();
+
+    /** The value at {@code from} moves to {@code to} (a deletion closing its hole). */
+    abstract void moveValue(int from, int to);
+
+    /** Slots the value array must have. */
+    final int capacity() {
+        return keys.length;
+    }
+
+    /** Keys in the slots (the hash 0 not counted). */
+    final int used() {
+        return used;
+    }
+
+    /** The slot of a hash other than 0, or -1. */
+    final int find(long hash) {
+        int slot = slot(hash);
+        long key;
+        while ((key = keys[slot]) != FREE) {
+            if (key == hash) {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
+        return -1;
+    }
+
+    /** The slot of a hash other than 0 when it has one, else {@code -1 - slot} of a slot now keyed to it. */
+    final int claim(long hash) {
+        if (used + 1 > keys.length * MAX_LOAD) {
+            grow();
+        }
+        int slot = slot(hash);
+        long key;
+        while ((key = keys[slot]) != FREE) {
+            if (key == hash) {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
+        keys[slot] = hash;
+        used++;
+        return -1 - slot;
+    }
+
+    /** Frees the slot (backward-shift deletion: later members of its probe run move into the hole, no tombstones). */
+    final void delete(int hole) {
+        int next = (hole + 1) & mask;
+        while (keys[next] != FREE) {
+            int home = slot(keys[next]);
+            // The member at `next` may fill the hole when its home is not in (hole, next] (cyclically).
+            boolean movable = hole <= next ? home <= hole || home > next : home <= hole && home > next;
+            if (movable) {
+                keys[hole] = keys[next];
+                moveValue(next, hole);
+                hole = next;
+            }
+            next = (next + 1) & mask;
+        }
+        keys[hole] = FREE;
+        used--;
+    }
+
+    private void grow() {
+        long[] oldKeys = keys;
+        Object oldValues = values();
+        keys = new long[oldKeys.length * 2];
+        mask = keys.length - 1;
+        newValues(keys.length);
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != FREE) {
+                int slot = slot(oldKeys[i]);
+                while (keys[slot] != FREE) {
+                    slot = (slot + 1) & mask;
+                }
+                keys[slot] = oldKeys[i];
+                copyValue(oldValues, i, slot);
+            }
+        }
+    }
+
+    private int slot(long hash) {
+        // Block hashes are already well mixed; fold the high bits in for small tables all the same.
+        return (int) (hash ^ (hash >>> 32)) & mask;
+    }
+}

@@ -1,0 +1,103 @@
+package io.pdgateway.core.cache;
+
+/**
+ * Block hash → how many pods of the model hold the block, and marks naming pods that may: each pod has one of
+ * {@link #MARK_BITS} bits (every MARK_BITS-th pod shares one), and a block's marks are the bits of every pod that held
+ * it since its count was last 0. They are a superset of its holders (a bit is not taken back while another pod may
+ * share it), so a walk need not ask a pod whose bit is unmarked. Count and marks share one long per slot: the marks
+ * cost 4 bytes a slot over an int count. Not thread-safe: its {@link CacheModel} guards it.
+ */
+final class HolderTable extends HashSlots {
+    /** Holder counts up to 2^24 − 1 pods; the bits above are marks. */
+    private static final int COUNT_BITS = 24;
+    private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;
+    static final int MARK_BITS = Long.SIZE - COUNT_BITS;
+
+    private long[] values;
+    /** The count and marks of the hash 0 (0: none). */
+    private long zeroValue;
+
+    HolderTable(int expected) {
+        super(expected);
+        newValues(capacity());
+    }
+
+    /** The mark of the {@code n}-th pod's cache. */
+    static long markOf(int n) {
+        return 1L << (COUNT_BITS + Integer.remainderUnsigned(n, MARK_BITS));
+    }
+
+    @Override
+    void newValues(int capacity) {
+        values = new long[capacity];
+    }
+
+    @Override
+    Object values() {
+        return values;
+    }
+
+    @Override
+    void copyValue(Object old, int from, int to) {
+        values[to] = ((long[]) old)[from];
+    }
+
+    @Override
+    void moveValue(int from, int to) {
+        values[to] = values[from];
+    }
+
+    /** Blocks held by at least one pod. */
+    int size() {
+        return used() + (zeroValue == 0 ? 0 : 1);
+    }
+
+    /** Pods holding the block (0 when none). */
+    int count(long hash) {
+        return (int) (value(hash) & COUNT_MASK);
+    }
+
+    /** The marks of the pods that may hold the block ({@link #markOf}); 0 when none holds it. */
+    long marks(long hash) {
+        return value(hash) & ~COUNT_MASK;
+    }
+
+    /** One more pod holds the block; {@code mark} is its {@link #markOf}. */
+    void add(long hash, long mark) {
+        if (hash == FREE) {
+            zeroValue = (zeroValue + 1) | mark;
+            return;
+        }
+        int slot = claim(hash);
+        if (slot < 0) {
+            values[-1 - slot] = 1 | mark;
+        } else {
+            values[slot] = (values[slot] + 1) | mark;
+        }
+    }
+
+    /** One pod fewer holds the block: at none, the block and its marks go. */
+    void remove(long hash) {
+        if (hash == FREE) {
+            zeroValue = (zeroValue & COUNT_MASK) <= 1 ? 0 : zeroValue - 1;
+            return;
+        }
+        int slot = find(hash);
+        if (slot < 0) {
+            return;
+        }
+        if ((values[slot] & COUNT_MASK) <= 1) {
+            delete(slot);
+        } else {
+            values[slot]--;
+        }
+    }
+
+    private long value(long hash) {
+        if (hash == FREE) {
+            return zeroValue;
+        }
+        int slot = find(hash);
+        return slot < 0 ? 0 : values[slot];
+    }
+}
