@@ -6,15 +6,20 @@ package io.pdgateway.core.cache;
  * twice, or after the pod left, does nothing.
  */
 public final class CacheHold {
-    static final CacheHold NONE = new CacheHold(null, new int[0]);
+    static final CacheHold NONE = new CacheHold(null, new int[0], 0);
 
     final PodCache pod;
-    /** The blocks' nodes: they stay this hold's until released (see {@link PodCache}'s orphaned nodes). */
+    /**
+     * The blocks' nodes, the first {@link #blocks} of the array: they stay this hold's until released (see
+     * {@link PodCache}'s orphaned nodes); then the array goes back to its model for another hold.
+     */
     final int[] nodes;
+    final int blocks;
     boolean released;
 
-    CacheHold(PodCache pod, int[] nodes) {
+    CacheHold(PodCache pod, int[] nodes, int blocks) {
         this.pod = pod;
         this.nodes = nodes;
+        this.blocks = blocks;
     }
 }

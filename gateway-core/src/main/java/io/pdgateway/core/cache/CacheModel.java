@@ -46,6 +46,7 @@ public final class CacheModel {
     private final HolderTable holders = new HolderTable(1024);
     /** Caches made so far, to give the next one its holder mark. */
     private int cachesMade;
+    private final NodeArrays nodeArrays = new NodeArrays();
     private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
         @Override
         public void added(long blockHash, long holderMark) {
@@ -181,9 +182,10 @@ public final class CacheModel {
             return CacheHold.NONE;
         }
         PodCache cache = cacheOf(pod.id(), pod.address(), capacityBlocks);
-        int[] nodes = cache.add(hashes, hashes.length, true, false, counter);
+        int[] nodes = nodeArrays.take(hashes.length);
+        cache.add(hashes, hashes.length, nodes, false, counter);
         cache.evictOverflow(counter);
-        return new CacheHold(cache, nodes);
+        return new CacheHold(cache, nodes, hashes.length);
     }
 
     /** The request ended: its blocks stay cached, now free and most recent. Idempotent. */
@@ -192,17 +194,17 @@ public final class CacheModel {
             return;
         }
         hold.released = true;
-        if (pods.get(hold.pod.podId) != hold.pod) {
-            return; // the pod left (or was re-created) since
+        if (pods.get(hold.pod.podId) == hold.pod) { // else the pod left (or was re-created) since
+            hold.pod.release(hold.nodes, hold.blocks, counter);
+            hold.pod.evictOverflow(counter);
         }
-        hold.pod.release(hold.nodes, counter);
-        hold.pod.evictOverflow(counter);
+        nodeArrays.give(hold.nodes);
     }
 
     /** The pod's engine reports it stored these blocks (prefix order): they are its most recent free blocks. */
     public synchronized void stored(String podId, String address, long[] hashes, int capacityBlocks) {
         PodCache cache = cacheOf(podId, address, capacityBlocks);
-        cache.add(hashes, hashes.length, false, true, counter);
+        cache.add(hashes, hashes.length, null, true, counter);
         cache.evictOverflow(counter);
     }
 

@@ -96,12 +96,13 @@ final class PodCache {
      * Adds (or finds) the node of each block, referencing it when {@code reference}, and otherwise making it the most
      * recent free block. Blocks are visited deepest first, so the prefix ends up the most recent.
      *
+     * @param nodes where the node numbers go, aligned with {@code hashes}, when the blocks are referenced (for the
+     *     release); null when they are not
      * @param confirm the engine reported these blocks (an event), rather than the gateway routing a request to them
      * @param onNew told of each block this pod did not hold before (the model counts holders)
-     * @return the node numbers, aligned with {@code hashes}, when referenced (for the release), else null
      */
-    int[] add(long[] hashes, int count, boolean reference, boolean confirm, BlockCounter onNew) {
-        int[] nodes = reference ? new int[count] : null;
+    void add(long[] hashes, int count, int[] nodes, boolean confirm, BlockCounter onNew) {
+        boolean reference = nodes != null;
         for (int i = count - 1; i >= 0; i--) {
             int node = table.get(hashes[i]);
             if (node == NIL) {
@@ -118,7 +119,6 @@ final class PodCache {
                 append(node);
             }
         }
-        return nodes;
     }
 
     /**
@@ -126,8 +126,8 @@ final class PodCache {
      * or the pod cleared) is reused once its last request lets go. Event-fed, a block the engine never confirmed goes
      * when its last request ends (the engine did not cache it, or its event is still on the way and will add it again).
      */
-    void release(int[] nodes, BlockCounter onRemoved) {
-        for (int i = nodes.length - 1; i >= 0; i--) {
+    void release(int[] nodes, int count, BlockCounter onRemoved) {
+        for (int i = count - 1; i >= 0; i--) {
             int node = nodes[i];
             if (node >= used || refs[node] == 0) {
                 continue; // not referenced: a release of a hold this cache never made
