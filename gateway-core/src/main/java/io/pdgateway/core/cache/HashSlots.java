@@ -47,15 +47,8 @@ abstract class HashSlots {
 
     /** The slot of a hash other than 0, or -1. */
     final int find(long hash) {
-        int slot = slot(hash);
-        long key;
-        while ((key = keys[slot]) != FREE) {
-            if (key == hash) {
-                return slot;
-            }
-            slot = (slot + 1) & mask;
-        }
-        return -1;
+        int slot = probe(hash);
+        return keys[slot] == FREE ? -1 : slot;
     }
 
     /** The slot of a hash other than 0 when it has one, else {@code -1 - slot} of a slot now keyed to it. */
@@ -63,17 +56,23 @@ abstract class HashSlots {
         if (used + 1 > keys.length * MAX_LOAD) {
             grow();
         }
-        int slot = slot(hash);
-        long key;
-        while ((key = keys[slot]) != FREE) {
-            if (key == hash) {
-                return slot;
-            }
-            slot = (slot + 1) & mask;
+        int slot = probe(hash);
+        if (keys[slot] == hash) {
+            return slot;
         }
         keys[slot] = hash;
         used++;
         return -1 - slot;
+    }
+
+    /** The slot keyed to a hash other than 0, or the free slot that ends its probe run. */
+    private int probe(long hash) {
+        int slot = slot(hash);
+        long key;
+        while ((key = keys[slot]) != FREE && key != hash) {
+            slot = (slot + 1) & mask;
+        }
+        return slot;
     }
 
     /** Frees the slot (backward-shift deletion: later members of its probe run move into the hole, no tombstones). */
