@@ -16,9 +16,10 @@ import java.util.function.ToIntFunction;
  *
  * <p>A lookup walks the prompt's blocks: the pods holding block 0 start alive, and the alive set is re-checked only
  * where the number of holders changes (caches are prefix-closed, so equal counts mean the same holders), found by a
- * search over the counts rather than block by block. A shared system prompt held by some pods costs one check per pod,
- * not one per pod and block, and none when every cache of the model holds its first block. Thread-safe: every method
- * holds this model's monitor for in-memory work only.
+ * search over the counts rather than block by block, and there only the pods the block's holder marks may name are
+ * asked. A shared system prompt held by some pods costs one check per pod, not one per pod and block, and none when
+ * every cache of the model holds its first block. Thread-safe: every method holds this model's monitor for in-memory
+ * work only.
  */
 public final class CacheModel {
     private final Map<String, PodCache> pods = new HashMap<>();
