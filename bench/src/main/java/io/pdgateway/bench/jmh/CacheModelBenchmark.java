@@ -31,8 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * the pod that computes it. Every pod caches one shared system prompt (the first quarter of a prompt) and conversations
  * of its own; the measured prompt's conversation is cached by {@code holders} of them picked at random, as
  * {@link BenchModel}'s measured turn is at 4,096 pods (32), so the walk finds every pod alive after the system prompt
- * and those few still alive after it. The lookup keeps its answer by candidate position, as decisions do. The holding pod already caches the prompt (a conversation's next turn),
- * so the hold finds every block and takes it off the pod's eviction order, and the release puts it back.
+ * and those few still alive after it. The lookup keeps its answer by candidate position, as decisions do. The holding
+ * pod already caches the prompt (a conversation's next turn), so the hold finds every block and takes it off the pod's
+ * eviction order, and the release puts it back.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -119,11 +119,12 @@ public final class CacheModel {
             if (i == hashes.length) {
                 break;
             }
-            int count = holders.count(hashes[i]);
+            long entry = holders.entry(hashes[i]); // count and marks in one probe
+            int count = HolderTable.countIn(entry);
             if (count == 0) {
                 break;
             }
-            long marks = holders.marks(hashes[i]);
+            long marks = HolderTable.marksIn(entry);
             int kept = 0;
             for (int a = 0; a < k; a++) {
                 if ((aliveMarks[a] & marks) != 0 && alive[a].contains(hashes[i])) {

@@ -101,10 +101,7 @@ abstract class HashSlots {
         newValues(keys.length);
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != FREE) {
-                int slot = slot(oldKeys[i]);
-                while (keys[slot] != FREE) {
-                    slot = (slot + 1) & mask;
-                }
+                int slot = probe(oldKeys[i]); // a free slot: the new keys hold each hash once
                 keys[slot] = oldKeys[i];
                 copyValue(oldValues, i, slot);
             }

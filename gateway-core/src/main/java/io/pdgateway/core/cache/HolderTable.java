@@ -54,12 +54,26 @@ final class HolderTable extends HashSlots {
 
     /** Pods holding the block (0 when none). */
     int count(long hash) {
-        return (int) (value(hash) & COUNT_MASK);
+        return countIn(entry(hash));
     }
 
-    /** The marks of the pods that may hold the block ({@link #markOf}); 0 when none holds it. */
-    long marks(long hash) {
-        return value(hash) & ~COUNT_MASK;
+    /** The block's count and marks in one probe, for {@link #countIn} and {@link #marksIn}; 0 when none holds it. */
+    long entry(long hash) {
+        if (hash == FREE) {
+            return zeroValue;
+        }
+        int slot = find(hash);
+        return slot < 0 ? 0 : values[slot];
+    }
+
+    /** Pods holding the block of this {@link #entry}. */
+    static int countIn(long entry) {
+        return (int) (entry & COUNT_MASK);
+    }
+
+    /** The marks of the pods that may hold the block of this {@link #entry} ({@link #markOf}). */
+    static long marksIn(long entry) {
+        return entry & ~COUNT_MASK;
     }
 
     /** One more pod holds the block; {@code mark} is its {@link #markOf}. */
@@ -91,13 +105,5 @@ final class HolderTable extends HashSlots {
         } else {
             values[slot]--;
         }
-    }
-
-    private long value(long hash) {
-        if (hash == FREE) {
-            return zeroValue;
-        }
-        int slot = find(hash);
-        return slot < 0 ? 0 : values[slot];
     }
 }
