@@ -97,10 +97,7 @@ public final class PrefillModels {
 
     /** When a leg sent now would answer: the pod's remaining queued work plus its own compute, in milliseconds. */
     public double predictMillis(Pod pod, double uncached, double cached, long nowNanos) {
-        return predictMillis(queue(pod), uncached, cached, nowNanos);
-    }
-
-    static double predictMillis(PodQueue queue, double uncached, double cached, long nowNanos) {
+        PodQueue queue = queue(pod);
         synchronized (queue) {
             queue.fadedTo(nowNanos);
             double work = queue.model.predictWork(queue.legs + 1, queue.tokens + uncached,
@@ -111,19 +108,24 @@ public final class PrefillModels {
 
     /** The pod's own compute of such a prefill, without its queue, in milliseconds. */
     public double computeMillis(Pod pod, double uncached, double cached, long nowNanos) {
-        return computeMillis(queue(pod), uncached, cached, nowNanos);
-    }
-
-    static double computeMillis(PodQueue queue, double uncached, double cached, long nowNanos) {
+        PodQueue queue = queue(pod);
         synchronized (queue) {
             return queue.fadedTo(nowNanos).model.predictMillis(uncached, cached);
         }
     }
 
-    /** Copies the pod's fit, faded to {@code nowNanos}, to {@code into[at..at+2]} (see {@link PrefillRows}). */
-    static void copyFit(PodQueue queue, long nowNanos, double[] into, int at) {
+    /** Copies the pod's fit, faded to {@code nowNanos}, and its queue to {@code into[at..]} (see {@link PrefillState}). */
+    public void copyState(Pod pod, long nowNanos, double[] into, int at) {
+        copyState(queue(pod), nowNanos, into, at);
+    }
+
+    static void copyState(PodQueue queue, long nowNanos, double[] into, int at) {
         synchronized (queue) {
             queue.fadedTo(nowNanos).model.copyFit(into, at);
+            into[at + PrefillState.LEGS] = queue.legs;
+            into[at + PrefillState.TOKENS] = queue.tokens;
+            into[at + PrefillState.ATTENTION] = queue.attention;
+            into[at + PrefillState.HEAD_PROGRESS] = queue.headProgressMillis(nowNanos);
         }
     }
 

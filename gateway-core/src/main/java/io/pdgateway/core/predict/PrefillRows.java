@@ -17,16 +17,8 @@ public final class PrefillRows {
     private PrefillModels models;
     private long version;
     private PrefillModels.PodQueue[] queues;
-    /** Per slot, the pod's fit as of the decision numbered in {@link #fitDecision} (3 coefficients a slot). */
-    private double[] fits;
-    private long[] fitDecision;
-    /** Numbers the decisions: each {@link #refresh} starts one, so fits copied for an earlier one are not read. */
-    private long decision;
 
-    /**
-     * Brings the rows up to date for a decision over the pods of {@code modelSlots}, and starts that decision (call once
-     * per decision, before its reads); returns this.
-     */
+    /** Brings the rows up to date for a decision over the pods of {@code modelSlots}; returns this. */
     public PrefillRows refresh(PodSlots modelSlots, PrefillModels prefillModels) {
         // Read the version before the entries: a queue added meanwhile leaves a newer version for the next decision.
         long current = prefillModels.version();
@@ -41,38 +33,18 @@ public final class PrefillRows {
             for (int s = 0; s < queues.length; s++) {
                 queues[s] = prefillModels.entry(model.pods().get(s));
             }
-            if (fits == null || fitDecision.length != queues.length) {
-                fits = new double[3 * queues.length];
-                fitDecision = new long[queues.length];
-            }
-            java.util.Arrays.fill(fitDecision, -1); // the queues may be other objects now
         }
-        decision++;
         return this;
     }
 
-    /** {@link PrefillModels#predictMillis} of the pod at {@code slot}. */
-    public double predictMillis(int slot, Pod pod, double uncached, double cached, long nowNanos) {
+    /** {@link PrefillModels#copyState} of the pod at {@code slot}. */
+    public void copyState(int slot, Pod pod, long nowNanos, double[] into, int at) {
         PrefillModels.PodQueue queue = queues[slot];
-        return queue != null ? PrefillModels.predictMillis(queue, uncached, cached, nowNanos)
-                : models.predictMillis(pod, uncached, cached, nowNanos);
-    }
-
-    /**
-     * {@link PrefillModels#computeMillis} of the pod at {@code slot}. predicted_ttft asks it for every level of held
-     * prefix of every candidate, so the pod's fit is copied out of its queue (faded to now, under the queue's lock) once
-     * per decision and each answer is arithmetic on the copy.
-     */
-    public double computeMillis(int slot, Pod pod, double uncached, double cached, long nowNanos) {
-        PrefillModels.PodQueue queue = queues[slot];
-        if (queue == null) {
-            return models.computeMillis(pod, uncached, cached, nowNanos);
+        if (queue != null) {
+            PrefillModels.copyState(queue, nowNanos, into, at);
+        } else {
+            models.copyState(pod, nowNanos, into, at);
         }
-        if (fitDecision[slot] != decision) {
-            PrefillModels.copyFit(queue, nowNanos, fits, 3 * slot);
-            fitDecision[slot] = decision;
-        }
-        return PrefillTimeModel.predictMillis(fits, 3 * slot, uncached, cached);
     }
 
     /** {@link PrefillModels#error} of the pod at {@code slot}. */

@@ -88,12 +88,19 @@ public final class PrefillTimeModel {
         System.arraycopy(theta, 0, into, at, 3);
     }
 
+    /** Writes these coefficients as {@link #copyFit} writes a fitted model's. */
+    static void copyFit(Coefficients fit, double[] into, int at) {
+        into[at] = fit.fixedMillis();
+        into[at + 1] = fit.millisPerToken() / TOKEN_SCALE;
+        into[at + 2] = fit.millisPerTokenSquared() / QUADRATIC_SCALE;
+    }
+
     /** {@link #predictMillis(double, double)} of a fit copied by {@link #copyFit} to {@code fit[at..at+2]}. */
     static double predictMillis(double[] fit, int at, double uncached, double cached) {
         return work(fit, at, 1, uncached, attention(uncached, cached));
     }
 
-    private static double work(double[] fit, int at, double legs, double tokens, double attention) {
+    static double work(double[] fit, int at, double legs, double tokens, double attention) {
         return Math.max(0, fit[at] * legs + fit[at + 1] * tokens * TOKEN_SCALE
                 + fit[at + 2] * attention * QUADRATIC_SCALE);
     }

@@ -241,13 +241,17 @@ public final class ClusterLoad implements LoadView {
     }
 
     @Override
-    public double predictPrefillMillis(Pod pod, double uncached, double cached) {
+    public boolean prefillState(Pod pod, double[] into, int at) {
         if (prefillModels == null) {
-            return Double.NaN;
+            return false;
         }
         int slot = prefillSlot(pod);
-        return slot >= 0 ? prefillRows.predictMillis(slot, pod, uncached, cached, nowNanos)
-                : prefillModels.predictMillis(pod, uncached, cached, nowNanos);
+        if (slot >= 0) {
+            prefillRows.copyState(slot, pod, nowNanos, into, at);
+        } else {
+            prefillModels.copyState(pod, nowNanos, into, at);
+        }
+        return true;
     }
 
     @Override
@@ -257,16 +261,6 @@ public final class ClusterLoad implements LoadView {
         }
         int slot = prefillSlot(pod);
         return slot >= 0 ? prefillRows.error(slot, pod) : prefillModels.error(pod.id());
-    }
-
-    @Override
-    public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
-        if (prefillModels == null) {
-            return Double.NaN;
-        }
-        int slot = prefillSlot(pod);
-        return slot >= 0 ? prefillRows.computeMillis(slot, pod, uncached, cached, nowNanos)
-                : prefillModels.computeMillis(pod, uncached, cached, nowNanos);
     }
 
     @Override

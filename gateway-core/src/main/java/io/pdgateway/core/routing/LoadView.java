@@ -2,6 +2,7 @@ package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.predict.PrefillState;
 
 /**
  * Everything dynamic the cascade reads about a pod: the gateway's own counters and the last engine scrape.
@@ -33,11 +34,11 @@ public interface LoadView {
     PodMetrics metrics(Pod pod);
 
     /**
-     * predicted_ttft: how long a prefill leg of {@code uncached} new tokens after {@code cached} cached ones sent now
-     * would take to answer, behind the pod's queued work, in milliseconds (the pod's fitted model); NaN when unknown.
+     * predicted_ttft: copies the pod's fitted prefill-time model and queue as of now to {@code into[at..]} (layout and
+     * predictions: {@link PrefillState}); false, writing nothing, when unknown.
      */
-    default double predictPrefillMillis(Pod pod, double uncached, double cached) {
-        return Double.NaN;
+    default boolean prefillState(Pod pod, double[] into, int at) {
+        return false;
     }
 
     /**
@@ -45,11 +46,6 @@ public interface LoadView {
      * first answered leg or when unknown.
      */
     default double prefillModelError(Pod pod) {
-        return Double.NaN;
-    }
-
-    /** predicted_ttft: the pod's own compute of such a prefill, without the queue, in milliseconds; NaN when unknown. */
-    default double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
         return Double.NaN;
     }
 

@@ -33,6 +33,26 @@ class PrefillModelsTest {
     }
 
     @Test
+    void aCopiedState_predictsAsThePodsModel_withLegsInFlightAndWhileFading() {
+        for (int i = 0; i < 50; i++) {
+            leg(i * 100 * MS, 40 + i % 7); // teach it something other than the default
+        }
+        models.dispatched(POD, 3000, 500, 6_000 * MS); // two legs in flight, the head started at 6 s
+        models.dispatched(POD, 800, 0, 6_010 * MS);
+        double[] state = new double[3 + PrefillState.WIDTH];
+        for (long now : new long[] {6_020 * MS, 30_000 * MS, 90_000 * MS}) { // queued; then the head is overdue, fading
+            double answer = models.predictMillis(POD, 1200, 4000, now);
+            double compute = models.computeMillis(POD, 1200, 4000, now);
+            models.copyState(POD, now, state, 3);
+            assertThat(PrefillState.answerMillis(state, 3, 1200, 4000)).as("at %d ms", now / MS).isEqualTo(answer);
+            assertThat(PrefillState.computeMillis(state, 3, 1200, 4000)).as("at %d ms", now / MS).isEqualTo(compute);
+            if (now == 6_020 * MS) {
+                assertThat(answer).as("the queue ahead counts").isGreaterThan(compute);
+            }
+        }
+    }
+
+    @Test
     void anIdlePod_fadesBackToTheDefault_halvingEachPeriod() {
         double prior = models.predictMillis(POD, 2000, 0, 0);
         leg(0, 500); // one slow answer: a cold start

@@ -2,6 +2,8 @@ package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.predict.PrefillState;
+import io.pdgateway.core.predict.PrefillTimeModel;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -46,16 +48,15 @@ public final class FixedLoad implements LoadView {
         return this;
     }
 
+    /** The queue is written as a head that far behind: the answer adds it to the compute (see PrefillState.write). */
     @Override
-    public double predictPrefillMillis(Pod pod, double uncached, double cached) {
+    public boolean prefillState(Pod pod, double[] into, int at) {
         double[] m = prefillModels.get(pod.name());
-        return m == null ? Double.NaN : m[0] + m[1] + m[2] * uncached;
-    }
-
-    @Override
-    public double predictPrefillComputeMillis(Pod pod, double uncached, double cached) {
-        double[] m = prefillModels.get(pod.name());
-        return m == null ? Double.NaN : m[1] + m[2] * uncached;
+        if (m == null) {
+            return false;
+        }
+        PrefillState.write(into, at, new PrefillTimeModel.Coefficients(m[1], m[2], 0), 0, 0, 0, -m[0]);
+        return true;
     }
 
     /** predicted_ttft: the pod's prefill model's mean relative error (0.05 is 5 %); NaN when unset. */

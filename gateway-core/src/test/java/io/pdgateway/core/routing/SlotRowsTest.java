@@ -14,6 +14,7 @@ import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.predict.PrefillRows;
+import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.predict.PrefillTimeModel;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -96,6 +97,12 @@ class SlotRowsTest {
         return new PodMetrics(waiting, Double.NaN, Double.NaN, 0.5, 100 + waiting, 30, 1000, atNanos);
     }
 
+    private static double[] state(ClusterLoad load, Pod pod) {
+        double[] state = new double[PrefillState.WIDTH];
+        assertThat(load.prefillState(pod, state, 0)).as(pod.id()).isTrue();
+        return state;
+    }
+
     /** Every pod read through fresh rows, in side order and shuffled, equals the store's and the models' answer. */
     private void assertRowsReadAsMaps(ModelPods model) {
         ClusterLoad byId = new ClusterLoad(requests, tokens, store, RemoteLoad.NONE, prefillModels, NOW, 7_000);
@@ -108,10 +115,7 @@ class SlotRowsTest {
         for (List<Pod> order : List.of(model.prefillPods(), model.decodePods(), shuffled)) {
             for (Pod pod : order) {
                 assertThat(viaRows.metrics(pod)).as(pod.id()).isEqualTo(byId.metrics(pod));
-                assertThat(viaRows.predictPrefillMillis(pod, 900, 100)).as(pod.id())
-                        .isEqualTo(byId.predictPrefillMillis(pod, 900, 100));
-                assertThat(viaRows.predictPrefillComputeMillis(pod, 900, 100)).as(pod.id())
-                        .isEqualTo(byId.predictPrefillComputeMillis(pod, 900, 100));
+                assertThat(state(viaRows, pod)).as(pod.id()).containsExactly(state(byId, pod));
                 assertThat(Double.valueOf(viaRows.prefillModelError(pod))).as(pod.id()) // boxed: NaN equals NaN
                         .isEqualTo(Double.valueOf(byId.prefillModelError(pod)))
                         .isEqualTo(Double.valueOf(prefillModels.error(pod.id())));

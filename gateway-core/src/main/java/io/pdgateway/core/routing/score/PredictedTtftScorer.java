@@ -3,6 +3,7 @@ package io.pdgateway.core.routing.score;
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
@@ -45,19 +46,26 @@ public final class PredictedTtftScorer implements Scorer {
         double weight = knobs.predictedTtftWorkWeight();
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         int[] held = DecisionBuffers.ints(load, Use.PREFILL_HELD, scores.length);
+        // Each candidate's model and queue, copied once: every prediction below is arithmetic on the copy.
+        double[] states = DecisionBuffers.doubles(load, Use.PREFILL_STATES, PrefillState.WIDTH * scores.length);
         WarmUpShares warmUp = WarmUpShares.of(load, match, candidates, context.request().prefixHashes(), prompt, held);
         for (int i = 0; i < scores.length; i++) {
             Pod pod = candidates.get(i);
+            int at = PrefillState.WIDTH * i;
+            if (!load.prefillState(pod, states, at)) {
+                scores[i] = Double.NaN;
+                continue;
+            }
             long cached = Math.min(prompt, match.cachedTokens(pod));
-            double answer = load.predictPrefillMillis(pod, prompt - cached, cached);
-            double work = load.predictPrefillComputeMillis(pod, prompt - cached, cached);
+            double answer = PrefillState.answerMillis(states, at, prompt - cached, cached);
+            double work = PrefillState.computeMillis(states, at, prompt - cached, cached);
             if (Double.isNaN(answer)) {
                 scores[i] = Double.NaN;
                 continue;
             }
             // The recompute of a prefix other pods hold, beyond this request's share of it, counted neither in the
             // first token nor in the added work: see WarmUpShares.
-            double waived = warmUp.discountMillis(load, pod, held[i]);
+            double waived = warmUp.discountMillis(states, at, held[i]);
             scores[i] = answer + transfer + weight * work - (1 + weight) * waived;
         }
         return scores;

@@ -2,6 +2,7 @@ package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.routing.LoadView;
 import java.util.List;
 
@@ -85,10 +86,11 @@ final class WarmUpShares {
     }
 
     /**
-     * The compute, in the pod's own model, of the held prefix it lacks that this request need not bear: Σ over the
-     * levels deeper than what the pod holds of (1 − share) × that segment's recompute. 0 for a pod holding the deepest.
+     * The compute, in the pod's own model (its {@link PrefillState} at {@code at}), of the held prefix it lacks that this
+     * request need not bear: Σ over the levels deeper than what the pod holds of (1 − share) × that segment's
+     * recompute. 0 for a pod holding the deepest.
      */
-    double discountMillis(LoadView load, Pod pod, int heldBlocks) {
+    double discountMillis(double[] state, int at, int heldBlocks) {
         double discount = 0;
         for (int j = 0; j < count && levels[j] > heldBlocks; j++) {
             double waived = 1 - shares[j];
@@ -96,16 +98,16 @@ final class WarmUpShares {
                 continue;
             }
             int from = j + 1 < count ? Math.max(heldBlocks, levels[j + 1]) : heldBlocks;
-            discount += waived * segmentMillis(load, pod, from, levels[j]);
+            discount += waived * segmentMillis(state, at, from, levels[j]);
         }
         return discount;
     }
 
     /** The pod's compute of this prompt holding {@code from} blocks, less holding {@code to}: that segment's cost. */
-    private double segmentMillis(LoadView load, Pod pod, int from, int to) {
+    private double segmentMillis(double[] state, int at, int from, int to) {
         long fromTokens = Math.min(promptTokens, from * blockTokens);
         long toTokens = Math.min(promptTokens, to * blockTokens);
-        return load.predictPrefillComputeMillis(pod, promptTokens - fromTokens, fromTokens)
-                - load.predictPrefillComputeMillis(pod, promptTokens - toTokens, toTokens);
+        return PrefillState.computeMillis(state, at, promptTokens - fromTokens, fromTokens)
+                - PrefillState.computeMillis(state, at, promptTokens - toTokens, toTokens);
     }
 }
