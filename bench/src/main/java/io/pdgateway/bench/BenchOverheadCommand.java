@@ -66,8 +66,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "times (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--slice-seconds", defaultValue = "6", description = "Seconds per target per round "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--slice-seconds", defaultValue = "6", description = "Seconds per target per round at least; "
+            + "longer when fewer than 500 requests would be due (default: ${DEFAULT-VALUE}).")
     double sliceSeconds;
 
     @Option(names = "--search-start", defaultValue = "80", description = "First rate of each rate search; steps pass "
@@ -83,8 +83,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "measured twice), 0 to skip the search (default: ${DEFAULT-VALUE}).")
     int searchSteps;
 
-    @Option(names = "--step-seconds", defaultValue = "4", description = "Seconds per search step "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--step-seconds", defaultValue = "4", description = "Seconds per search step at least; longer "
+            + "(up to 30) when fewer than 500 requests would be due (default: ${DEFAULT-VALUE}).")
     double stepSeconds;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "5", description = "A request taking longer "
@@ -125,8 +125,9 @@ public final class BenchOverheadCommand implements Callable<Integer> {
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
                 + "then bisecting; a failing rate is measured twice) whose p99 time to the first token stays within twice "
                 + "the reference's (%s) p99 at %.0f req/s, the median of its rounds' (one limit for every target), without "
-                + "errors", searchStart,
-                pd ? PdOverheadBenchmark.CLIENT_LEGS : OverheadBenchmark.DIRECT, rate));
+                + "errors; every round and step lasts until %d requests are due (at most %.0f s), so a p99 is never one "
+                + "request's", searchStart, pd ? PdOverheadBenchmark.CLIENT_LEGS : OverheadBenchmark.DIRECT, rate,
+                OverheadSettings.MIN_TAIL_REQUESTS, OverheadSettings.MAX_STEP_SECONDS));
         ReportDocument document = new ReportDocument("pd-gateway bench overhead", ReportOptions.commandLine(spec),
                 Environment.current(), "one repeated prompt per size, Poisson arrivals, streaming", runs, notes);
         System.out.println();

@@ -25,9 +25,10 @@ public final class OverheadReport {
     public static String text(List<SizeResult> sizes, OverheadSettings settings) {
         StringBuilder out = new StringBuilder();
         for (SizeResult size : sizes) {
-            out.append(String.format(Locale.ROOT, "%n%s, prompts of %s, %d output tokens, %.0f req/s (%d rounds x %.0f s "
+            out.append(String.format(Locale.ROOT, "%n%s, prompts of %s, %d output tokens, %.0f req/s (%d rounds x %.1f s "
                             + "per target); latencies in ms%n", size.scenario(), OverheadBenchmark.sizeLabel(size.promptTokens()),
-                    settings.outputTokens(), settings.fixedRate(), settings.rounds(), settings.sliceSeconds()));
+                    settings.outputTokens(), settings.fixedRate(), settings.rounds(),
+                    OverheadSettings.seconds(settings.sliceSeconds(), settings.fixedRate())));
             out.append(table(size).render());
             out.append(limit(size));
             out.append(ratios(size));

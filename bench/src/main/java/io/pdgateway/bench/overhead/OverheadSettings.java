@@ -31,4 +31,18 @@ public record OverheadSettings(List<Integer> promptTokens, int outputTokens, dou
             throw new IllegalArgumentException("overhead settings must all be positive");
         }
     }
+
+    /**
+     * A p99 rests on the slowest 1 % of its requests: with fewer than 500 it is the worst two or three, and one slow
+     * request decides it. A round of the comparison and a search step therefore last until this many requests are
+     * due at their rate (never shorter than configured, never longer than {@link #MAX_STEP_SECONDS}). A 4-second step
+     * at 10 a second judged a target by its one slowest request of 40.
+     */
+    public static final int MIN_TAIL_REQUESTS = 500;
+    public static final double MAX_STEP_SECONDS = 30;
+
+    /** How long a round or step at {@code rate} lasts: at least {@code configured}, and long enough for a p99. */
+    public static double seconds(double configured, double rate) {
+        return Math.max(configured, Math.min(MAX_STEP_SECONDS, MIN_TAIL_REQUESTS / rate));
+    }
 }

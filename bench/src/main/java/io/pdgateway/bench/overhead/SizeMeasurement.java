@@ -59,15 +59,16 @@ final class SizeMeasurement {
             targets.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.warmupRate(), seconds,
                     0), "  JIT warm-up " + name + " "));
         }
-        out.printf(Locale.ROOT, "%n== %s, prompts of %s: warm-up, then %d rounds of %.0f s per target at %.0f req/s%n",
-                scenario, size, settings.rounds(), settings.sliceSeconds(), settings.fixedRate());
+        double sliceSeconds = OverheadSettings.seconds(settings.sliceSeconds(), settings.fixedRate());
+        out.printf(Locale.ROOT, "%n== %s, prompts of %s: warm-up, then %d rounds of %.1f s per target at %.0f req/s%n",
+                scenario, size, settings.rounds(), sliceSeconds, settings.fixedRate());
         targets.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.fixedRate(), WARMUP_SECONDS,
                 0), "  warm-up " + name + " "));
         Map<String, List<RunRecording>> slices = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
                 RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
-                        settings.sliceSeconds(), round), "  " + target.getKey() + " round " + (round + 1) + " ");
+                        sliceSeconds, round), "  " + target.getKey() + " round " + (round + 1) + " ");
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
             }
         }
@@ -108,8 +109,9 @@ final class SizeMeasurement {
                     continue;
                 }
                 stepped = true;
+                double seconds = OverheadSettings.seconds(settings.stepSeconds(), rate.getAsDouble());
                 RunRecording run = runLoad(targets.get(entry.getKey()), workload(promptTokens, rate.getAsDouble(),
-                        settings.stepSeconds(), SEARCH_SEED + round), String.format(Locale.ROOT,
+                        seconds, SEARCH_SEED + round), String.format(Locale.ROOT,
                         "  %s search %.0f req/s ", entry.getKey(), rate.getAsDouble()));
                 RunSummary summary = RunSummary.of(run, NO_SLO);
                 RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
