@@ -122,8 +122,8 @@ public final class FinalPairPicker implements PairPicker {
         double max = 0;
         for (int i = 0; i < scores.size(); i++) {
             double s = scores.at(i);
-            if (Double.isFinite(s)) {
-                max = Math.max(max, s);
+            if (s > max && s < Double.POSITIVE_INFINITY) { // false for NaN: the finite maximum, branches that predict
+                max = s;
             }
         }
         return max;

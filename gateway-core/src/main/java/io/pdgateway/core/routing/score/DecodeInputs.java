@@ -75,11 +75,16 @@ public final class DecodeInputs {
             double kv = Double.isNaN(m.kvCacheUsage()) ? 0 : m.kvCacheUsage();
             double f = Math.round(100 - kv * 100);
             free[i] = f <= 0 ? MIN_FREE_PERCENT : f;
-            maxCount = Math.max(maxCount, count[i]);
-            if (throughputObserved[i]) {
-                maxThroughput = Math.max(maxThroughput, throughput[i]);
+            // Compared rather than Math.max (no NaN here): see DecodeImbalanceFastPath.spread.
+            if (count[i] > maxCount) {
+                maxCount = count[i];
             }
-            maxFree = Math.max(maxFree, free[i]);
+            if (throughputObserved[i] && throughput[i] > maxThroughput) {
+                maxThroughput = throughput[i];
+            }
+            if (free[i] > maxFree) {
+                maxFree = free[i];
+            }
         }
         return new DecodeInputs(n, maxCount, maxThroughput, maxFree, count, observed, throughput, throughputObserved, free);
     }
