@@ -69,8 +69,12 @@ public final class DecodeImbalanceFastPath implements FastPath {
                 drainScore = DecisionBuffers.doubles(context.load(), Use.DECODE_DRAIN, n);
             }
             drainScore[i] = counts[i] / Math.max(drain, MIN_DRAIN_RATE);
-            min = Math.min(min, drainScore[i]);
-            max = Math.max(max, drainScore[i]);
+            if (drainScore[i] < min) { // compared, not Math.min/max: see spread
+                min = drainScore[i];
+            }
+            if (drainScore[i] > max) {
+                max = drainScore[i];
+            }
         }
         if (min > 0 && max / min > knobs.decodeScoreRatioThreshold()) {
             boolean[] all = DecisionBuffers.flags(context.load(), Use.DECODE_ALL, n);

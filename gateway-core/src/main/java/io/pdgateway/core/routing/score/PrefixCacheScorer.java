@@ -29,7 +29,9 @@ public final class PrefixCacheScorer implements Scorer {
         double maxRequests = 1;
         for (int i = 0; i < scores.length; i++) {
             scores[i] = context.load().inFlightPrefills(candidates.get(i));
-            maxRequests = Math.max(maxRequests, scores[i]);
+            if (scores[i] > maxRequests) { // compared, not Math.max: see DecodeImbalanceFastPath.spread
+                maxRequests = scores[i];
+            }
         }
         for (int i = 0; i < scores.length; i++) {
             scores[i] = (100 - pct[i]) * CACHE_WEIGHT + scores[i] / maxRequests;
