@@ -52,6 +52,8 @@ public final class ClusterLoad implements LoadView {
     /** The last decode inputs computed in this decision, and for which list (identity). */
     private List<Pod> decodeInputsPods;
     private DecodeInputs decodeInputs;
+    private List<Pod> inFlightPods;
+    private double[] inFlightCounts;
 
     /**
      * @param remote what other gateway replicas charged (read from Redis), added to this replica's own counts
@@ -176,6 +178,17 @@ public final class ClusterLoad implements LoadView {
     @Override
     public boolean mayEject() {
         return ejected != null;
+    }
+
+    /** The in-flight prefill counts read earlier in this decision for exactly this list, or null. */
+    public double[] inFlightCounts(List<Pod> pods) {
+        return pods == inFlightPods ? inFlightCounts : null;
+    }
+
+    /** Keeps the counts of this list for the rest of the decision (a ClusterLoad serves one decision). */
+    public void inFlightCounts(List<Pod> pods, double[] counts) {
+        inFlightPods = pods;
+        inFlightCounts = counts;
     }
 
     /** The decode inputs computed earlier in this decision for exactly this list, or null. */

@@ -7,6 +7,7 @@ import io.pdgateway.core.routing.PdCandidatesNarrowing;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Step;
 import io.pdgateway.core.routing.pick.LowestPicker;
+import io.pdgateway.core.routing.score.InFlightCounts;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,8 +31,8 @@ public final class PrefillImbalanceFastPath implements FastPath {
         }
         int min = Integer.MAX_VALUE;
         int max = Integer.MIN_VALUE;
-        for (Pod pod : prefills) {
-            int count = context.load().inFlightPrefills(pod);
+        for (double read : InFlightCounts.of(prefills, context.load())) {
+            int count = (int) read;
             min = Math.min(min, count);
             max = Math.max(max, count);
         }

@@ -32,10 +32,11 @@ public final class ConductorPrefillScorer implements Scorer {
     public double[] score(RoutingContext context, List<Pod> candidates) {
         int[] pct = PrefixMatches.of(context, candidates, 0);
         int tokens = context.request().promptTokens();
+        double[] counts = InFlightCounts.of(candidates, context.load());
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         for (int i = 0; i < scores.length; i++) {
             Pod pod = candidates.get(i);
-            int inFlight = context.load().inFlightPrefills(pod);
+            int inFlight = (int) counts[i];
             double avgPrefill = context.load().metrics(pod).avgPrefillMillis();
             if (Double.isNaN(avgPrefill) || avgPrefill <= 0) {
                 avgPrefill = prefillMillis(DEFAULT_QUEUED_TOKENS);

@@ -18,10 +18,9 @@ public final class InFlightPrefillScorer implements Scorer {
 
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
+        double[] counts = InFlightCounts.of(candidates, context.load());
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
-        for (int i = 0; i < scores.length; i++) {
-            scores[i] = context.load().inFlightPrefills(candidates.get(i));
-        }
+        System.arraycopy(counts, 0, scores, 0, scores.length); // the scores are the policy's own array
         return scores;
     }
 }

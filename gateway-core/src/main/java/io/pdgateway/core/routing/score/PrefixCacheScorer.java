@@ -24,17 +24,16 @@ public final class PrefixCacheScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         int[] pct = PrefixMatches.of(context, candidates, context.request().knobs().minMatchPct());
-        // One ledger read per pod: the counts first (into the result), then the scores over them.
+        double[] counts = InFlightCounts.of(candidates, context.load());
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         double maxRequests = 1;
-        for (int i = 0; i < scores.length; i++) {
-            scores[i] = context.load().inFlightPrefills(candidates.get(i));
-            if (scores[i] > maxRequests) { // compared, not Math.max: see DecodeImbalanceFastPath.spread
-                maxRequests = scores[i];
+        for (double count : counts) {
+            if (count > maxRequests) { // compared, not Math.max: see DecodeImbalanceFastPath.spread
+                maxRequests = count;
             }
         }
         for (int i = 0; i < scores.length; i++) {
-            scores[i] = (100 - pct[i]) * CACHE_WEIGHT + scores[i] / maxRequests;
+            scores[i] = (100 - pct[i]) * CACHE_WEIGHT + counts[i] / maxRequests;
         }
         return scores;
     }

@@ -43,10 +43,9 @@ public final class StddevSkipScorer implements Scorer {
         if (n <= 1) {
             return keep;
         }
-        double[] counts = DecisionBuffers.doubles(load, Use.PREFILL_INFLIGHT, n);
+        double[] counts = InFlightCounts.of(pods, load);
         double sum = 0;
         for (int i = 0; i < n; i++) {
-            counts[i] = load.inFlightPrefills(pods.get(i));
             sum += counts[i];
         }
         double mean = sum / n;
