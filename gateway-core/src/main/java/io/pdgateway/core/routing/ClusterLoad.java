@@ -54,6 +54,16 @@ public final class ClusterLoad implements LoadView {
     private DecodeInputs decodeInputs;
     private List<Pod> inFlightPods;
     private double[] inFlightCounts;
+    /**
+     * Up to two lists a stage narrowed a side to (a scorer's subset: the stddev skip's, the cold start's), each with
+     * the list it came from and the flags of what it kept.
+     */
+    private List<Pod> narrowedA;
+    private List<Pod> wholeA;
+    private boolean[] keepA;
+    private List<Pod> narrowedB;
+    private List<Pod> wholeB;
+    private boolean[] keepB;
 
     /**
      * @param remote what other gateway replicas charged (read from Redis), added to this replica's own counts
@@ -200,6 +210,42 @@ public final class ClusterLoad implements LoadView {
     public void decodeInputs(List<Pod> pods, DecodeInputs inputs) {
         decodeInputsPods = pods;
         decodeInputs = inputs;
+    }
+
+    /**
+     * A stage scores {@code kept}: the pods of {@code whole} whose {@code keep} flag is set, in order. Per-side reads
+     * this decision made of the whole (in-flight counts, decode inputs) are then narrowed by copying instead of read
+     * again pod by pod. The flags must stay as they are for the rest of the decision; reads kept for an earlier filling
+     * of {@code kept} (a reused list) are forgotten.
+     */
+    public void narrowed(List<Pod> kept, List<Pod> whole, boolean[] keep) {
+        if (narrowedA == null || narrowedA == kept) {
+            narrowedA = kept;
+            wholeA = whole;
+            keepA = keep;
+        } else {
+            narrowedB = kept;
+            wholeB = whole;
+            keepB = keep;
+        }
+        if (decodeInputsPods == kept) {
+            decodeInputsPods = null;
+            decodeInputs = null;
+        }
+        if (inFlightPods == kept) {
+            inFlightPods = null;
+            inFlightCounts = null;
+        }
+    }
+
+    /** The list {@code kept} was narrowed from in this decision ({@link #narrowed}), or null. */
+    public List<Pod> narrowedFrom(List<Pod> kept) {
+        return kept == narrowedA ? wholeA : kept == narrowedB ? wholeB : null;
+    }
+
+    /** Which positions of {@link #narrowedFrom} {@code kept} holds, or null. */
+    public boolean[] narrowedKeep(List<Pod> kept) {
+        return kept == narrowedA ? keepA : kept == narrowedB ? keepB : null;
     }
 
     @Override

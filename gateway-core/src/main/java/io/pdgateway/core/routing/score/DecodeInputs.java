@@ -40,7 +40,8 @@ public final class DecodeInputs {
 
     /**
      * The inputs of these pods. The step-2 fast path and the step-4 scorer usually read the same side of the same
-     * decision; a decision's {@link ClusterLoad} keeps the last inputs for the list, so the second read is free.
+     * decision; a decision's {@link ClusterLoad} keeps the last inputs for the list, so the second read is free. A
+     * list a scorer narrowed from one already read (the cold start's warm pods) gets the same values copied.
      */
     public static DecodeInputs of(List<Pod> pods, LoadView load) {
         if (load instanceof ClusterLoad decision) {
@@ -48,7 +49,10 @@ public final class DecodeInputs {
             if (known != null) {
                 return known;
             }
-            DecodeInputs computed = compute(pods, load);
+            List<Pod> from = decision.narrowedFrom(pods);
+            DecodeInputs whole = from == null ? null : decision.decodeInputs(from);
+            DecodeInputs computed = whole != null ? whole.narrowed(decision.narrowedKeep(pods), pods.size(), load)
+                    : compute(pods, load);
             decision.decodeInputs(pods, computed);
             return computed;
         }
@@ -87,6 +91,44 @@ public final class DecodeInputs {
             }
         }
         return new DecodeInputs(n, maxCount, maxThroughput, maxFree, count, observed, throughput, throughputObserved, free);
+    }
+
+    /**
+     * The inputs of the pods a stage kept of these ({@code keep}, {@code n} of them): the same values, copied, and the
+     * maxima over the kept pods, as {@link #compute} would find them. The working arrays have the kept list's length,
+     * shorter than these inputs', so they are other arrays than these.
+     */
+    private DecodeInputs narrowed(boolean[] keep, int n, LoadView load) {
+        double[] keptCount = DecisionBuffers.doubles(load, Use.DECODE_COUNT, n);
+        boolean[] keptObserved = DecisionBuffers.flags(load, Use.DECODE_OBSERVED, n);
+        double[] keptThroughput = DecisionBuffers.doubles(load, Use.DECODE_THROUGHPUT, n);
+        boolean[] keptThroughputObserved = DecisionBuffers.flags(load, Use.DECODE_THROUGHPUT_OBSERVED, n);
+        double[] keptFree = DecisionBuffers.doubles(load, Use.DECODE_FREE, n);
+        double keptMaxCount = 1;
+        double keptMaxThroughput = 1;
+        double keptMaxFree = 1;
+        for (int i = 0, j = 0; i < count.length; i++) {
+            if (!keep[i]) {
+                continue;
+            }
+            keptCount[j] = count[i];
+            keptObserved[j] = observed[i];
+            keptThroughput[j] = throughput[i];
+            keptThroughputObserved[j] = throughputObserved[i];
+            keptFree[j] = free[i];
+            if (count[i] > keptMaxCount) {
+                keptMaxCount = count[i];
+            }
+            if (throughputObserved[i] && throughput[i] > keptMaxThroughput) {
+                keptMaxThroughput = throughput[i];
+            }
+            if (free[i] > keptMaxFree) {
+                keptMaxFree = free[i];
+            }
+            j++;
+        }
+        return new DecodeInputs(n, keptMaxCount, keptMaxThroughput, keptMaxFree, keptCount, keptObserved,
+                keptThroughput, keptThroughputObserved, keptFree);
     }
 
     /** Every pod's request count, aligned with the pods: read only (shared with whoever reads these inputs). */

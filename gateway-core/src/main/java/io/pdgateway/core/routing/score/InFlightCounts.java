@@ -24,11 +24,28 @@ public final class InFlightCounts {
             if (known != null) {
                 return known;
             }
-            double[] computed = compute(pods, load);
+            List<Pod> from = decision.narrowedFrom(pods);
+            double[] whole = from == null ? null : decision.inFlightCounts(from);
+            double[] computed = whole != null ? narrowed(whole, decision.narrowedKeep(pods), pods.size(), load)
+                    : compute(pods, load);
             decision.inFlightCounts(pods, computed);
             return computed;
         }
         return compute(pods, load);
+    }
+
+    /**
+     * The counts of the pods a stage kept of a list whose counts this decision read: the same values, copied. The
+     * working array has the kept list's length, shorter than the whole's, so it is another array than the whole's.
+     */
+    private static double[] narrowed(double[] whole, boolean[] keep, int kept, LoadView load) {
+        double[] counts = DecisionBuffers.doubles(load, Use.PREFILL_INFLIGHT, kept);
+        for (int i = 0, j = 0; i < whole.length; i++) {
+            if (keep[i]) {
+                counts[j++] = whole[i];
+            }
+        }
+        return counts;
     }
 
     private static double[] compute(List<Pod> pods, LoadView load) {

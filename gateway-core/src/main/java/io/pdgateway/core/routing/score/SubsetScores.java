@@ -1,6 +1,7 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
@@ -31,6 +32,9 @@ final class SubsetScores {
             if (keep[i]) {
                 kept.add(candidates.get(i));
             }
+        }
+        if (context.load() instanceof ClusterLoad decision) {
+            decision.narrowed(kept, candidates, keep); // the inner scorer's reads of the kept pods are copies
         }
         double[] values = kept.isEmpty() ? new double[0] : inner.score(context, kept);
         if (values.length != kept.size()) {
