@@ -329,6 +329,17 @@ public final class ClusterLoad implements LoadView {
     }
 
     @Override
+    public int runningIfObserved(Pod pod) {
+        int slot = slot(pod);
+        if (slot < 0) {
+            return LoadView.super.runningIfObserved(pod);
+        }
+        RemoteLoad.PodLoad other = rows.remote(slot);
+        int running = rows.runningRequests(slot) + (other == null ? 0 : (int) other.running());
+        return rows.hasCounters(slot) || other != null ? running : -1 - running;
+    }
+
+    @Override
     public boolean hasRunningMetric(Pod pod) {
         int slot = slot(pod);
         if (slot >= 0) {

@@ -27,6 +27,20 @@ public interface LoadView {
      */
     boolean hasRunningMetric(Pod pod);
 
+    /**
+     * {@link #runningRequests} and {@link #hasRunningMetric} in one read, for the stages that read both of every pod:
+     * the running count when the pod has the metric, else -1 minus the count ({@link #observedRunning} undoes it).
+     */
+    default int runningIfObserved(Pod pod) {
+        int running = runningRequests(pod);
+        return hasRunningMetric(pod) ? running : -1 - running;
+    }
+
+    /** The running count a {@link #runningIfObserved} answer carries, whether or not the pod has the metric. */
+    static int observedRunning(int runningIfObserved) {
+        return runningIfObserved >= 0 ? runningIfObserved : -1 - runningIfObserved;
+    }
+
     /** Completions per second over about a minute, or 0 when there is not enough history yet. */
     double drainRate(Pod pod);
 

@@ -76,6 +76,11 @@ class LedgerRowsTest {
                 assertThat(viaRows.runningRequests(pod)).as(pod.id()).isEqualTo(maps.runningRequests(pod));
                 assertThat(viaRows.pendingDecodes(pod)).as(pod.id()).isEqualTo(maps.pendingDecodes(pod));
                 assertThat(viaRows.hasRunningMetric(pod)).as(pod.id()).isEqualTo(maps.hasRunningMetric(pod));
+                int runningIfObserved = viaRows.runningIfObserved(pod);
+                assertThat(runningIfObserved >= 0).as(pod.id()).isEqualTo(maps.hasRunningMetric(pod));
+                assertThat(LoadView.observedRunning(runningIfObserved)).as(pod.id())
+                        .isEqualTo(maps.runningRequests(pod));
+                assertThat(maps.runningIfObserved(pod)).as(pod.id()).isEqualTo(runningIfObserved);
                 assertThat(viaRows.activeTokens(pod)).as(pod.id()).isEqualTo(maps.activeTokens(pod));
                 assertThat(viaRows.kvTokens(pod)).as(pod.id()).isEqualTo(maps.kvTokens(pod));
                 assertThat(viaRows.decodeTokens(pod)).as(pod.id()).isEqualTo(maps.decodeTokens(pod));

@@ -1,6 +1,7 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
@@ -31,11 +32,14 @@ public final class ColdStartScorer implements Scorer {
     @Override
     public double[] score(RoutingContext context, List<Pod> candidates) {
         LoadView load = context.load();
+        if (!context.request().knobs().decodeScorePolicy().coldStartsNewPods()) {
+            return inner.score(context, candidates);
+        }
+        // The decode fast path usually read every pod's running metric already in this decision.
+        DecodeInputs read = load instanceof ClusterLoad decision ? decision.decodeInputs(candidates) : null;
         boolean anyWarm = false;
-        if (context.request().knobs().decodeScorePolicy().coldStartsNewPods()) {
-            for (int i = 0; i < candidates.size() && !anyWarm; i++) {
-                anyWarm = load.hasRunningMetric(candidates.get(i));
-            }
+        for (int i = 0; i < candidates.size() && !anyWarm; i++) {
+            anyWarm = read != null ? read.observed(i) : load.hasRunningMetric(candidates.get(i));
         }
         if (!anyWarm) {
             return inner.score(context, candidates);
@@ -43,7 +47,7 @@ public final class ColdStartScorer implements Scorer {
         boolean[] warm = DecisionBuffers.flags(load, Use.DECODE_WARM, candidates.size());
         boolean allWarm = true;
         for (int i = 0; i < warm.length; i++) {
-            warm[i] = load.hasRunningMetric(candidates.get(i));
+            warm[i] = read != null ? read.observed(i) : load.hasRunningMetric(candidates.get(i));
             allWarm &= warm[i];
         }
         if (allWarm) {

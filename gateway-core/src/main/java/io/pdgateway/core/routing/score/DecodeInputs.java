@@ -72,8 +72,9 @@ public final class DecodeInputs {
         for (int i = 0; i < n; i++) {
             Pod pod = pods.get(i);
             PodMetrics m = load.metrics(pod);
-            count[i] = load.runningRequests(pod);
-            observed[i] = load.hasRunningMetric(pod);
+            int running = load.runningIfObserved(pod);
+            count[i] = LoadView.observedRunning(running);
+            observed[i] = running >= 0;
             throughputObserved[i] = m.hasThroughput();
             throughput[i] = throughputObserved[i] ? m.generationThroughput() : 0;
             double kv = Double.isNaN(m.kvCacheUsage()) ? 0 : m.kvCacheUsage();
