@@ -103,15 +103,28 @@ final class PodCache {
      */
     void add(long[] hashes, int count, int[] nodes, boolean confirm, BlockCounter onNew) {
         boolean reference = nodes != null;
+        if (reference) {
+            // A routed prompt's lookups first, in a loop of their own: each is likely a cache miss into a table of
+            // thousands of blocks, and with nothing else in the loop the processor keeps many of them in flight.
+            // Adding the deeper blocks below frees and evicts nothing, so a node found here stays the block's.
+            for (int i = 0; i < count; i++) {
+                nodes[i] = table.get(hashes[i]);
+            }
+        }
         for (int i = count - 1; i >= 0; i--) {
-            int node = table.get(hashes[i]);
+            int node = reference ? nodes[i] : NIL;
+            if (node == NIL) {
+                node = table.get(hashes[i]); // not there before, unless a deeper equal hash was just added
+            }
             if (node == NIL) {
                 node = allocate(hashes[i]);
                 onNew.added(hashes[i], holderMark);
             } else if (refs[node] == 0) {
                 unlink(node);
             }
-            confirmed[node] |= confirm;
+            if (confirm) {
+                confirmed[node] = true;
+            }
             if (reference) {
                 refs[node]++;
                 nodes[i] = node;
