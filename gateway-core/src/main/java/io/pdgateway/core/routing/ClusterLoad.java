@@ -12,6 +12,7 @@ import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.score.DecodeInputs;
+import io.pdgateway.core.routing.score.DecodeLoads;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -54,6 +55,8 @@ public final class ClusterLoad implements LoadView {
     private DecodeInputs decodeInputs;
     private List<Pod> inFlightPods;
     private double[] inFlightCounts;
+    private List<Pod> decodeLoadsPods;
+    private DecodeLoads decodeLoads;
     /**
      * Up to two lists a stage narrowed a side to (a scorer's subset: the stddev skip's, the cold start's), each with
      * the list it came from and the flags of what it kept.
@@ -201,6 +204,17 @@ public final class ClusterLoad implements LoadView {
         inFlightCounts = counts;
     }
 
+    /** The decode loads read earlier in this decision for exactly this list, or null. */
+    public DecodeLoads decodeLoads(List<Pod> pods) {
+        return pods == decodeLoadsPods ? decodeLoads : null;
+    }
+
+    /** Keeps the loads of this list for the rest of the decision. */
+    public void decodeLoads(List<Pod> pods, DecodeLoads loads) {
+        decodeLoadsPods = pods;
+        decodeLoads = loads;
+    }
+
     /** The decode inputs computed earlier in this decision for exactly this list, or null. */
     public DecodeInputs decodeInputs(List<Pod> pods) {
         return pods == decodeInputsPods ? decodeInputs : null;
@@ -235,6 +249,10 @@ public final class ClusterLoad implements LoadView {
         if (inFlightPods == kept) {
             inFlightPods = null;
             inFlightCounts = null;
+        }
+        if (decodeLoadsPods == kept) {
+            decodeLoadsPods = null;
+            decodeLoads = null;
         }
     }
 

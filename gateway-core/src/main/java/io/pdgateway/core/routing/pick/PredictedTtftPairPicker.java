@@ -2,7 +2,6 @@ package io.pdgateway.core.routing.pick;
 
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.Roleset;
 import io.pdgateway.core.predict.DecodeStepModel;
 import io.pdgateway.core.routing.DecisionBuffers;
@@ -16,6 +15,7 @@ import io.pdgateway.core.routing.ScoredPods;
 import io.pdgateway.core.routing.Step;
 import io.pdgateway.core.routing.Strategy;
 import io.pdgateway.core.routing.Verdict;
+import io.pdgateway.core.routing.score.DecodeLoads;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -65,7 +65,9 @@ public final class PredictedTtftPairPicker implements PairPicker {
         int[] prefills = DecisionBuffers.ints(context.load(), Use.ROLESET_PREFILLS, rolesets.size());
         int[] decodes = DecisionBuffers.ints(context.load(), Use.ROLESET_DECODES, rolesets.size());
         boolean[] feasibles = DecisionBuffers.flags(context.load(), Use.ROLESET_FEASIBLE, rolesets.size());
-        IntPredicate underLimits = underLimits(context, decode); // once per decision, not roleset
+        // Each decode pod's load as the decode policy read it (token_load's list is this side), else read here once.
+        DecodeLoads loads = DecodeLoads.of(candidates.side(false), context.load());
+        IntPredicate underLimits = underLimits(context, loads); // once per decision, not roleset
         int prefillFrom = 0;
         int decodeFrom = 0;
         for (int r = 0; r < rolesets.size(); r++) {
@@ -83,7 +85,7 @@ public final class PredictedTtftPairPicker implements PairPicker {
             if (p < 0 || d < 0) {
                 continue;
             }
-            double ttft = prefill.at(p) + decodeMillis(context, decode.pod(d));
+            double ttft = prefill.at(p) + decodeMillis(context, loads.running(d), loads.tokens(d));
             double decodeScore = decode.at(d);
             predicted[r] = ttft;
             prefills[r] = p;
@@ -176,13 +178,11 @@ public final class PredictedTtftPairPicker implements PairPicker {
      * and, times predictedTtftWorkWeight, the e + f·C this request adds to each step of the B requests for the about
      * N/2 tokens they have left. A pod running nothing costs one bare step.
      */
-    static double decodeMillis(RoutingContext context, Pod decode) {
+    static double decodeMillis(RoutingContext context, int running, double decodeTokens) {
         PdKnobs knobs = context.request().knobs();
         DecodeStepModel model = knobs.decodeTimeModel();
         double answer = knobs.expectedOutputTokens();
-        LoadView load = context.load();
-        int running = load.runningRequests(decode);
-        double held = load.decodeTokens(decode) + running * answer / 2;
+        double held = decodeTokens + running * answer / 2;
         double own = context.request().promptTokens() + answer / 2;
         double firstToken = model.stepMillis(running + 1, held + own);
         double slower = answer * (model.millisPerSequence() * running + model.millisPerContextToken() * held);
@@ -190,27 +190,24 @@ public final class PredictedTtftPairPicker implements PairPicker {
         return firstToken + slower + knobs.predictedTtftWorkWeight() * imposed;
     }
 
-    /** Whether the decode pod at a position of the aligned side is under its KV and TPOT limits. */
-    private static IntPredicate underLimits(RoutingContext context, ScoredPods decode) {
+    /** Whether the decode pod at a position of the side is under its KV and TPOT limits. */
+    private static IntPredicate underLimits(RoutingContext context, DecodeLoads loads) {
         PdKnobs knobs = context.request().knobs();
-        LoadView load = context.load();
-        return position -> {
-            Pod pod = decode.pod(position);
-            return underLimits(load.metrics(pod), load.runningRequests(pod), knobs);
-        };
+        return position -> underLimits(loads.kvUsage(position), loads.throughput(position), loads.running(position),
+                knobs);
     }
 
     /**
      * Under the decode KV limit (scraped KV use below decodeKvLimit) and, when a TPOT limit is set, with a current
-     * time per output token (running requests / generation throughput) below it. Unknown metrics count as under.
+     * time per output token (running requests / generation throughput) below it. Unknown metrics (NaN) count as under.
      */
-    static boolean underLimits(PodMetrics metrics, int running, PdKnobs knobs) {
-        if (metrics.kvCacheUsage() >= knobs.decodeKvLimit()) {
+    static boolean underLimits(double kvUsage, double throughput, int running, PdKnobs knobs) {
+        if (kvUsage >= knobs.decodeKvLimit()) {
             return false;
         }
         double tpotLimit = knobs.decodeTpotLimitMillis();
-        if (tpotLimit > 0 && running > 0 && metrics.generationThroughput() > 0) {
-            return 1000.0 * running / metrics.generationThroughput() < tpotLimit;
+        if (tpotLimit > 0 && running > 0 && throughput > 0) {
+            return 1000.0 * running / throughput < tpotLimit;
         }
         return true;
     }

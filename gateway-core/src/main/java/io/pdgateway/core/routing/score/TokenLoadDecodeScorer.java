@@ -29,11 +29,11 @@ public final class TokenLoadDecodeScorer implements Scorer {
         double[] rates = DecisionBuffers.doubles(load, Use.DECODE_RATE, n);
         double rateSum = 0;
         int rated = 0;
+        DecodeLoads reads = DecodeLoads.of(candidates, load);
         for (int i = 0; i < n; i++) {
-            Pod pod = candidates.get(i);
-            scores[i] = load.decodeTokens(pod);
-            double throughput = load.metrics(pod).generationThroughput();
-            int running = load.runningRequests(pod);
+            scores[i] = reads.tokens(i);
+            double throughput = reads.throughput(i);
+            int running = reads.running(i);
             rates[i] = running > 0 && throughput >= 0 ? throughput / running : Double.NaN;
             if (!Double.isNaN(rates[i])) {
                 rateSum += rates[i];
