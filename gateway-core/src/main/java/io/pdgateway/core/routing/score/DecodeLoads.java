@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * What the token-counting decode stages read of each decode pod, read once per decision: its running requests, the
- * prompt tokens the ledger holds on it, and its scraped generation throughput and KV use (NaN when unknown). The
+ * prompt tokens the ledger holds on it and their summed age, and its scraped generation throughput and KV use (NaN
+ * when unknown). The
  * token_load decode policy scores from them and predicted_ttft's picker checks the same pods' limits and what joining
  * them costs; each was reading every pod's slot, ledger entries and scrape on its own. A decision's
  * {@link ClusterLoad} keeps the last loads for the list, so the picker's read of the scorer's list is free. The arrays
@@ -21,12 +22,14 @@ public final class DecodeLoads {
     private final double[] tokens;
     private final double[] throughput;
     private final double[] kvUsage;
+    private final double[] ageSeconds;
 
-    private DecodeLoads(int[] running, double[] tokens, double[] throughput, double[] kvUsage) {
+    private DecodeLoads(int[] running, double[] tokens, double[] throughput, double[] kvUsage, double[] ageSeconds) {
         this.running = running;
         this.tokens = tokens;
         this.throughput = throughput;
         this.kvUsage = kvUsage;
+        this.ageSeconds = ageSeconds;
     }
 
     /** The loads of these pods, aligned with them. */
@@ -49,6 +52,7 @@ public final class DecodeLoads {
         double[] tokens = DecisionBuffers.doubles(load, Use.DECODE_LOAD_TOKENS, n);
         double[] throughput = DecisionBuffers.doubles(load, Use.DECODE_LOAD_THROUGHPUT, n);
         double[] kvUsage = DecisionBuffers.doubles(load, Use.DECODE_LOAD_KV, n);
+        double[] ageSeconds = DecisionBuffers.doubles(load, Use.DECODE_LOAD_AGE, n);
         for (int i = 0; i < n; i++) {
             Pod pod = pods.get(i);
             PodMetrics m = load.metrics(pod);
@@ -56,8 +60,9 @@ public final class DecodeLoads {
             tokens[i] = load.decodeTokens(pod);
             throughput[i] = m.generationThroughput();
             kvUsage[i] = m.kvCacheUsage();
+            ageSeconds[i] = load.decodeAgeSeconds(pod); // beside the tokens: the same ledger entry
         }
-        return new DecodeLoads(running, tokens, throughput, kvUsage);
+        return new DecodeLoads(running, tokens, throughput, kvUsage, ageSeconds);
     }
 
     /** {@link LoadView#runningRequests} of the pod at position i. */
@@ -68,6 +73,11 @@ public final class DecodeLoads {
     /** {@link LoadView#decodeTokens} of the pod at position i. */
     public double tokens(int i) {
         return tokens[i];
+    }
+
+    /** {@link LoadView#decodeAgeSeconds} of the pod at position i. */
+    public double ageSeconds(int i) {
+        return ageSeconds[i];
     }
 
     /** The scraped generation throughput of the pod at position i (tokens/s), NaN when unknown. */

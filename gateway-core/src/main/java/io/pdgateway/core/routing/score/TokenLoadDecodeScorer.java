@@ -46,7 +46,7 @@ public final class TokenLoadDecodeScorer implements Scorer {
         for (int i = 0; i < n; i++) {
             // A pod without a rate of its own is not in rateSum: the mean is over the other pods.
             double rate = Double.isNaN(rates[i]) ? (rated > 0 ? rateSum / rated : 0) : rates[i];
-            scores[i] += rate * load.decodeAgeSeconds(candidates.get(i));
+            scores[i] += rate * reads.ageSeconds(i);
         }
         return scores;
     }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The decode loads token_load scores from and predicted_ttft's picker checks limits with are each pod's own reads
- * (running requests, ledger tokens, scraped throughput and KV use, NaN where never scraped), read once per decision:
+ * (running requests, ledger tokens and their age, scraped throughput and KV use, NaN where never scraped), read once per decision:
  * the picker's read of the scorer's list is the scorer's, a read of another list is its own.
  */
 class DecodeLoadsTest {
@@ -38,7 +38,7 @@ class DecodeLoadsTest {
         Map<String, PodMetrics> metrics = Map.of(decodes.get(0).id(), new PodMetrics(0, 0, 0, 0.25, 40, 30, 1000, 0),
                 decodes.get(1).id(), new PodMetrics(0, 0, 0, 0.5, 80, 30, 1000, 0));
         ClusterLoad load = new ClusterLoad(requests, tokens, pod -> metrics.getOrDefault(pod.id(), PodMetrics.ABSENT),
-                0);
+                5_000_000_000L);
 
         DecodeLoads read = DecodeLoads.of(decodes, load);
 
@@ -46,6 +46,8 @@ class DecodeLoadsTest {
             Pod pod = decodes.get(i);
             assertThat(read.running(i)).as(pod.id()).isEqualTo(load.runningRequests(pod)).isEqualTo(i + 1);
             assertThat(read.tokens(i)).as(pod.id()).isEqualTo(load.decodeTokens(pod)).isEqualTo(100.0 * (i + 1) * (i + 1));
+            // Each of the pod's i + 1 charges was routed 5 s before the decision.
+            assertThat(read.ageSeconds(i)).as(pod.id()).isEqualTo(load.decodeAgeSeconds(pod)).isEqualTo(5.0 * (i + 1));
         }
         assertThat(read.throughput(0)).isEqualTo(40);
         assertThat(read.kvUsage(1)).isEqualTo(0.5);
