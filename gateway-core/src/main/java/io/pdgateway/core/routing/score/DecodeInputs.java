@@ -22,20 +22,41 @@ public final class DecodeInputs {
     final double[] throughput;
     final boolean[] throughputObserved;
     final double[] free;
-    final double maxCount;
-    final double maxThroughput;
-    final double maxFree;
+    /** The batch maxima (at least 1 each), set by {@link #measured} once the arrays are filled. */
+    double maxCount;
+    double maxThroughput;
+    double maxFree;
 
-    private DecodeInputs(int n, double maxCount, double maxThroughput, double maxFree, double[] count, boolean[] observed,
-            double[] throughput, boolean[] throughputObserved, double[] free) {
-        this.count = count;
-        this.observed = observed;
-        this.throughput = throughput;
-        this.throughputObserved = throughputObserved;
-        this.free = free;
-        this.maxCount = maxCount;
-        this.maxThroughput = maxThroughput;
-        this.maxFree = maxFree;
+    /** Inputs for n pods, in the decision's working arrays, to be filled and then {@link #measured}. */
+    private DecodeInputs(LoadView load, int n) {
+        count = DecisionBuffers.doubles(load, Use.DECODE_COUNT, n);
+        observed = DecisionBuffers.flags(load, Use.DECODE_OBSERVED, n);
+        throughput = DecisionBuffers.doubles(load, Use.DECODE_THROUGHPUT, n);
+        throughputObserved = DecisionBuffers.flags(load, Use.DECODE_THROUGHPUT_OBSERVED, n);
+        free = DecisionBuffers.doubles(load, Use.DECODE_FREE, n);
+    }
+
+    /** Finds the maxima of the filled arrays; returns this. */
+    private DecodeInputs measured() {
+        double mostCount = 1;
+        double mostThroughput = 1;
+        double mostFree = 1;
+        for (int i = 0; i < count.length; i++) {
+            // Compared rather than Math.max (no NaN here): see DecodeImbalanceFastPath.spread.
+            if (count[i] > mostCount) {
+                mostCount = count[i];
+            }
+            if (throughputObserved[i] && throughput[i] > mostThroughput) {
+                mostThroughput = throughput[i];
+            }
+            if (free[i] > mostFree) {
+                mostFree = free[i];
+            }
+        }
+        maxCount = mostCount;
+        maxThroughput = mostThroughput;
+        maxFree = mostFree;
+        return this;
     }
 
     /**
@@ -60,76 +81,40 @@ public final class DecodeInputs {
     }
 
     private static DecodeInputs compute(List<Pod> pods, LoadView load) {
-        int n = pods.size();
-        double[] count = DecisionBuffers.doubles(load, Use.DECODE_COUNT, n);
-        boolean[] observed = DecisionBuffers.flags(load, Use.DECODE_OBSERVED, n);
-        double[] throughput = DecisionBuffers.doubles(load, Use.DECODE_THROUGHPUT, n);
-        boolean[] throughputObserved = DecisionBuffers.flags(load, Use.DECODE_THROUGHPUT_OBSERVED, n);
-        double[] free = DecisionBuffers.doubles(load, Use.DECODE_FREE, n);
-        double maxCount = 1;
-        double maxThroughput = 1;
-        double maxFree = 1;
-        for (int i = 0; i < n; i++) {
+        DecodeInputs in = new DecodeInputs(load, pods.size());
+        for (int i = 0; i < in.count.length; i++) {
             Pod pod = pods.get(i);
             PodMetrics m = load.metrics(pod);
             int running = load.runningIfObserved(pod);
-            count[i] = LoadView.observedRunning(running);
-            observed[i] = running >= 0;
-            throughputObserved[i] = m.hasThroughput();
-            throughput[i] = throughputObserved[i] ? m.generationThroughput() : 0;
+            in.count[i] = LoadView.observedRunning(running);
+            in.observed[i] = running >= 0;
+            in.throughputObserved[i] = m.hasThroughput();
+            in.throughput[i] = in.throughputObserved[i] ? m.generationThroughput() : 0;
             double kv = Double.isNaN(m.kvCacheUsage()) ? 0 : m.kvCacheUsage();
             double f = Math.round(100 - kv * 100);
-            free[i] = f <= 0 ? MIN_FREE_PERCENT : f;
-            // Compared rather than Math.max (no NaN here): see DecodeImbalanceFastPath.spread.
-            if (count[i] > maxCount) {
-                maxCount = count[i];
-            }
-            if (throughputObserved[i] && throughput[i] > maxThroughput) {
-                maxThroughput = throughput[i];
-            }
-            if (free[i] > maxFree) {
-                maxFree = free[i];
-            }
+            in.free[i] = f <= 0 ? MIN_FREE_PERCENT : f;
         }
-        return new DecodeInputs(n, maxCount, maxThroughput, maxFree, count, observed, throughput, throughputObserved, free);
+        return in.measured();
     }
 
     /**
      * The inputs of the pods a stage kept of these ({@code keep}, {@code n} of them): the same values, copied, and the
-     * maxima over the kept pods, as {@link #compute} would find them. The working arrays have the kept list's length,
-     * shorter than these inputs', so they are other arrays than these.
+     * maxima over the kept pods. The working arrays have the kept list's length, shorter than these inputs', so they
+     * are other arrays than these.
      */
     private DecodeInputs narrowed(boolean[] keep, int n, LoadView load) {
-        double[] keptCount = DecisionBuffers.doubles(load, Use.DECODE_COUNT, n);
-        boolean[] keptObserved = DecisionBuffers.flags(load, Use.DECODE_OBSERVED, n);
-        double[] keptThroughput = DecisionBuffers.doubles(load, Use.DECODE_THROUGHPUT, n);
-        boolean[] keptThroughputObserved = DecisionBuffers.flags(load, Use.DECODE_THROUGHPUT_OBSERVED, n);
-        double[] keptFree = DecisionBuffers.doubles(load, Use.DECODE_FREE, n);
-        double keptMaxCount = 1;
-        double keptMaxThroughput = 1;
-        double keptMaxFree = 1;
+        DecodeInputs kept = new DecodeInputs(load, n);
         for (int i = 0, j = 0; i < count.length; i++) {
-            if (!keep[i]) {
-                continue;
+            if (keep[i]) {
+                kept.count[j] = count[i];
+                kept.observed[j] = observed[i];
+                kept.throughput[j] = throughput[i];
+                kept.throughputObserved[j] = throughputObserved[i];
+                kept.free[j] = free[i];
+                j++;
             }
-            keptCount[j] = count[i];
-            keptObserved[j] = observed[i];
-            keptThroughput[j] = throughput[i];
-            keptThroughputObserved[j] = throughputObserved[i];
-            keptFree[j] = free[i];
-            if (count[i] > keptMaxCount) {
-                keptMaxCount = count[i];
-            }
-            if (throughputObserved[i] && throughput[i] > keptMaxThroughput) {
-                keptMaxThroughput = throughput[i];
-            }
-            if (free[i] > keptMaxFree) {
-                keptMaxFree = free[i];
-            }
-            j++;
         }
-        return new DecodeInputs(n, keptMaxCount, keptMaxThroughput, keptMaxFree, keptCount, keptObserved,
-                keptThroughput, keptThroughputObserved, keptFree);
+        return kept.measured();
     }
 
     /** Every pod's request count, aligned with the pods: read only (shared with whoever reads these inputs). */
