@@ -22,6 +22,8 @@ public final class PodSlots {
     /** Per slot: its position in {@link ModelPods#computingPods()}, or -1. */
     private final int[] computingPosition;
     private final ToIntFunction<Pod> computingPositions = this::computingPosition;
+    /** The slot of each of the snapshot's decode pods, aligned with {@link ModelPods#decodePods()}. */
+    private final int[] decodeSlots;
 
     public PodSlots(ModelPods model) {
         this.model = model;
@@ -46,6 +48,21 @@ public final class PodSlots {
         for (int i = 0; i < computing.size(); i++) {
             computingPosition[slot(computing.get(i))] = i;
         }
+        List<Pod> decodes = model.decodePods();
+        int[] slots = new int[decodes.size()];
+        for (int i = 0; i < slots.length && slots != null; i++) {
+            slots[i] = slot(decodes.get(i));
+            slots = slots[i] < 0 ? null : slots; // not one of the snapshot's pods: read that side pod by pod
+        }
+        decodeSlots = slots;
+    }
+
+    /**
+     * The slot of each pod of {@code pods} when it is the snapshot's own decode side ({@link ModelPods#decodePods()},
+     * the list a decision's decode stages read unless a stage narrowed it), else null. Read only.
+     */
+    public int[] slotsOf(List<Pod> pods) {
+        return pods == model.decodePods() ? decodeSlots : null;
     }
 
     /** The snapshot these slots number. */

@@ -161,6 +161,26 @@ public final class ClusterLoad implements LoadView {
         return buffers;
     }
 
+    /**
+     * The slot of each pod of {@code pods} when the list is one the rows know by slot (their snapshot's decode side),
+     * else null: then read pod by pod. Read only.
+     */
+    public int[] slotsOf(List<Pod> pods) {
+        return rows == null || metricsRows == null ? null : rows.slots().slotsOf(pods);
+    }
+
+    /** {@link #metrics} of the pod in this slot ({@link #slotsOf}). */
+    public PodMetrics metricsAt(int slot) {
+        return metricsRows.metrics(slot, metricsNowNanos, metricsStaleAfterNanos);
+    }
+
+    /** {@link #runningIfObserved} of the pod in this slot ({@link #slotsOf}). */
+    public int runningIfObservedAt(int slot) {
+        RemoteLoad.PodLoad other = rows.remote(slot);
+        int running = rows.runningRequests(slot) + (other == null ? 0 : (int) other.running());
+        return rows.hasCounters(slot) || other != null ? running : -1 - running;
+    }
+
     /** The pod's slot in the rows, or -1 when there are none or it is not one of their snapshot's pods. */
     private int slot(Pod pod) {
         return rows == null ? -1 : rows.slot(pod);
@@ -349,12 +369,7 @@ public final class ClusterLoad implements LoadView {
     @Override
     public int runningIfObserved(Pod pod) {
         int slot = slot(pod);
-        if (slot < 0) {
-            return LoadView.super.runningIfObserved(pod);
-        }
-        RemoteLoad.PodLoad other = rows.remote(slot);
-        int running = rows.runningRequests(slot) + (other == null ? 0 : (int) other.running());
-        return rows.hasCounters(slot) || other != null ? running : -1 - running;
+        return slot < 0 ? LoadView.super.runningIfObserved(pod) : runningIfObservedAt(slot);
     }
 
     @Override
@@ -373,11 +388,9 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public PodMetrics metrics(Pod pod) {
-        if (metricsRows != null) {
-            int slot = slot(pod);
-            if (slot >= 0) {
-                return metricsRows.metrics(slot, metricsNowNanos, metricsStaleAfterNanos);
-            }
+        int slot = metricsRows == null ? -1 : slot(pod);
+        if (slot >= 0) {
+            return metricsAt(slot);
         }
         PodMetrics m = metrics.apply(pod);
         return m == null ? PodMetrics.ABSENT : m;

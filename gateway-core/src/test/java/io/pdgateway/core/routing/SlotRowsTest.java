@@ -16,6 +16,7 @@ import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.predict.PrefillTimeModel;
+import io.pdgateway.core.routing.score.DecodeInputs;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -120,6 +121,18 @@ class SlotRowsTest {
                         .isEqualTo(Double.valueOf(byId.prefillModelError(pod)))
                         .isEqualTo(Double.valueOf(prefillModels.error(pod.id())));
             }
+        }
+        // The decode side is read by slot without its pods' objects (the rows know its slots): the same inputs.
+        assertThat(viaRows.slotsOf(model.decodePods())).isNotNull();
+        DecodeInputs bySlot = DecodeInputs.of(model.decodePods(), viaRows);
+        DecodeInputs byPod = DecodeInputs.of(model.decodePods(), byId);
+        for (int i = 0; i < model.decodePods().size(); i++) {
+            String pod = model.decodePods().get(i).id();
+            assertThat(bySlot.count(i)).as(pod).isEqualTo(byPod.count(i));
+            assertThat(bySlot.observed(i)).as(pod).isEqualTo(byPod.observed(i));
+            assertThat(bySlot.throughput(i)).as(pod).isEqualTo(byPod.throughput(i));
+            assertThat(bySlot.throughputObserved(i)).as(pod).isEqualTo(byPod.throughputObserved(i));
+            assertThat(bySlot.free(i)).as(pod).isEqualTo(byPod.free(i));
         }
     }
 

@@ -82,10 +82,20 @@ public final class DecodeInputs {
 
     private static DecodeInputs compute(List<Pod> pods, LoadView load) {
         DecodeInputs in = new DecodeInputs(load, pods.size());
+        // The model's decode side is known by slot: its pods' objects need not be read to find their rows.
+        ClusterLoad bySlot = load instanceof ClusterLoad decision ? decision : null;
+        int[] slots = bySlot == null ? null : bySlot.slotsOf(pods);
         for (int i = 0; i < in.count.length; i++) {
-            Pod pod = pods.get(i);
-            PodMetrics m = load.metrics(pod);
-            int running = load.runningIfObserved(pod);
+            PodMetrics m;
+            int running;
+            if (slots != null) {
+                m = bySlot.metricsAt(slots[i]);
+                running = bySlot.runningIfObservedAt(slots[i]);
+            } else {
+                Pod pod = pods.get(i);
+                m = load.metrics(pod);
+                running = load.runningIfObserved(pod);
+            }
             in.count[i] = LoadView.observedRunning(running);
             in.observed[i] = running >= 0;
             in.throughputObserved[i] = m.hasThroughput();
