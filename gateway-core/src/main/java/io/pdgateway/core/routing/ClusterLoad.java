@@ -11,8 +11,7 @@ import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefixDemand;
-import io.pdgateway.core.routing.score.DecodeInputs;
-import io.pdgateway.core.routing.score.DecodeLoads;
+import io.pdgateway.core.routing.score.SideReads;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -50,23 +49,8 @@ public final class ClusterLoad implements LoadView {
     /** Whether the decision's score table will be read, so its scores must be its own arrays, not the buffers. */
     private boolean keepsScores;
     private PrefixDemand prefixDemand;
-    /** The last decode inputs computed in this decision, and for which list (identity). */
-    private List<Pod> decodeInputsPods;
-    private DecodeInputs decodeInputs;
-    private List<Pod> inFlightPods;
-    private double[] inFlightCounts;
-    private List<Pod> decodeLoadsPods;
-    private DecodeLoads decodeLoads;
-    /**
-     * Up to two lists a stage narrowed a side to (a scorer's subset: the stddev skip's, the cold start's), each with
-     * the list it came from and the flags of what it kept.
-     */
-    private List<Pod> narrowedA;
-    private List<Pod> wholeA;
-    private boolean[] keepA;
-    private List<Pod> narrowedB;
-    private List<Pod> wholeB;
-    private boolean[] keepB;
+    /** What the decision's stages read of a whole side, kept for the stages after them. */
+    private final SideReads sideReads = new SideReads();
 
     /**
      * @param remote what other gateway replicas charged (read from Redis), added to this replica's own counts
@@ -176,9 +160,26 @@ public final class ClusterLoad implements LoadView {
 
     /** {@link #runningIfObserved} of the pod in this slot ({@link #slotsOf}). */
     public int runningIfObservedAt(int slot) {
+        int running = runningRequestsAt(slot);
+        return rows.hasCounters(slot) || rows.remote(slot) != null ? running : -1 - running;
+    }
+
+    /** {@link #runningRequests} of the pod in this slot ({@link #slotsOf}). */
+    public int runningRequestsAt(int slot) {
         RemoteLoad.PodLoad other = rows.remote(slot);
-        int running = rows.runningRequests(slot) + (other == null ? 0 : (int) other.running());
-        return rows.hasCounters(slot) || other != null ? running : -1 - running;
+        return rows.runningRequests(slot) + (other == null ? 0 : (int) other.running());
+    }
+
+    /** {@link #decodeTokens} of the pod in this slot ({@link #slotsOf}). */
+    public long decodeTokensAt(int slot) {
+        RemoteLoad.PodLoad other = rows.remote(slot);
+        return rows.decodeTokens(slot) + (other == null ? 0 : other.decodeTokens());
+    }
+
+    /** {@link #decodeAgeSeconds} of the pod in this slot ({@link #slotsOf}). */
+    public double decodeAgeSecondsAt(int slot) {
+        RemoteLoad.PodLoad other = rows.remote(slot);
+        return rows.decodeAgeSeconds(slot, nowNanos) + (other == null ? 0 : other.ageSumSecondsAt(nowEpochMillis));
     }
 
     /** The pod's slot in the rows, or -1 when there are none or it is not one of their snapshot's pods. */
@@ -213,77 +214,9 @@ public final class ClusterLoad implements LoadView {
         return ejected != null;
     }
 
-    /** The in-flight prefill counts read earlier in this decision for exactly this list, or null. */
-    public double[] inFlightCounts(List<Pod> pods) {
-        return pods == inFlightPods ? inFlightCounts : null;
-    }
-
-    /** Keeps the counts of this list for the rest of the decision (a ClusterLoad serves one decision). */
-    public void inFlightCounts(List<Pod> pods, double[] counts) {
-        inFlightPods = pods;
-        inFlightCounts = counts;
-    }
-
-    /** The decode loads read earlier in this decision for exactly this list, or null. */
-    public DecodeLoads decodeLoads(List<Pod> pods) {
-        return pods == decodeLoadsPods ? decodeLoads : null;
-    }
-
-    /** Keeps the loads of this list for the rest of the decision. */
-    public void decodeLoads(List<Pod> pods, DecodeLoads loads) {
-        decodeLoadsPods = pods;
-        decodeLoads = loads;
-    }
-
-    /** The decode inputs computed earlier in this decision for exactly this list, or null. */
-    public DecodeInputs decodeInputs(List<Pod> pods) {
-        return pods == decodeInputsPods ? decodeInputs : null;
-    }
-
-    /** Keeps the inputs of this list for the rest of the decision (a ClusterLoad serves one decision). */
-    public void decodeInputs(List<Pod> pods, DecodeInputs inputs) {
-        decodeInputsPods = pods;
-        decodeInputs = inputs;
-    }
-
-    /**
-     * A stage scores {@code kept}: the pods of {@code whole} whose {@code keep} flag is set, in order. Per-side reads
-     * this decision made of the whole (in-flight counts, decode inputs) are then narrowed by copying instead of read
-     * again pod by pod. The flags must stay as they are for the rest of the decision; reads kept for an earlier filling
-     * of {@code kept} (a reused list) are forgotten.
-     */
-    public void narrowed(List<Pod> kept, List<Pod> whole, boolean[] keep) {
-        if (narrowedA == null || narrowedA == kept) {
-            narrowedA = kept;
-            wholeA = whole;
-            keepA = keep;
-        } else {
-            narrowedB = kept;
-            wholeB = whole;
-            keepB = keep;
-        }
-        if (decodeInputsPods == kept) {
-            decodeInputsPods = null;
-            decodeInputs = null;
-        }
-        if (inFlightPods == kept) {
-            inFlightPods = null;
-            inFlightCounts = null;
-        }
-        if (decodeLoadsPods == kept) {
-            decodeLoadsPods = null;
-            decodeLoads = null;
-        }
-    }
-
-    /** The list {@code kept} was narrowed from in this decision ({@link #narrowed}), or null. */
-    public List<Pod> narrowedFrom(List<Pod> kept) {
-        return kept == narrowedA ? wholeA : kept == narrowedB ? wholeB : null;
-    }
-
-    /** Which positions of {@link #narrowedFrom} {@code kept} holds, or null. */
-    public boolean[] narrowedKeep(List<Pod> kept) {
-        return kept == narrowedA ? keepA : kept == narrowedB ? keepB : null;
+    /** The reads of whole sides this decision's stages made and share ({@link SideReads}). */
+    public SideReads sideReads() {
+        return sideReads;
     }
 
     @Override
@@ -302,8 +235,7 @@ public final class ClusterLoad implements LoadView {
     public long decodeTokens(Pod pod) {
         int slot = slot(pod);
         if (slot >= 0) {
-            RemoteLoad.PodLoad other = rows.remote(slot);
-            return rows.decodeTokens(slot) + (other == null ? 0 : other.decodeTokens());
+            return decodeTokensAt(slot);
         }
         RemoteLoad.PodLoad other = remote.pod(pod.id());
         return tokens.decodeTokens(pod.id()) + (other == null ? 0 : other.decodeTokens());
@@ -313,8 +245,7 @@ public final class ClusterLoad implements LoadView {
     public double decodeAgeSeconds(Pod pod) {
         int slot = slot(pod);
         if (slot >= 0) {
-            RemoteLoad.PodLoad other = rows.remote(slot);
-            return rows.decodeAgeSeconds(slot, nowNanos) + (other == null ? 0 : other.ageSumSecondsAt(nowEpochMillis));
+            return decodeAgeSecondsAt(slot);
         }
         RemoteLoad.PodLoad other = remote.pod(pod.id());
         return tokens.decodeAgeSeconds(pod.id(), nowNanos) + (other == null ? 0 : other.ageSumSecondsAt(nowEpochMillis));
@@ -330,8 +261,7 @@ public final class ClusterLoad implements LoadView {
     public int runningRequests(Pod pod) {
         int slot = slot(pod);
         if (slot >= 0) {
-            RemoteLoad.PodLoad other = rows.remote(slot);
-            return rows.runningRequests(slot) + (other == null ? 0 : (int) other.running());
+            return runningRequestsAt(slot);
         }
         RemoteLoad.PodLoad other = remote.pod(pod.id());
         return ledger.runningRequests(pod) + (other == null ? 0 : (int) other.running());

@@ -17,6 +17,7 @@ import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.predict.PrefillTimeModel;
 import io.pdgateway.core.routing.score.DecodeInputs;
+import io.pdgateway.core.routing.score.DecodeLoads;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -134,11 +135,28 @@ class SlotRowsTest {
             assertThat(bySlot.throughputObserved(i)).as(pod).isEqualTo(byPod.throughputObserved(i));
             assertThat(bySlot.free(i)).as(pod).isEqualTo(byPod.free(i));
         }
+        DecodeLoads loadsBySlot = DecodeLoads.of(model.decodePods(), viaRows);
+        DecodeLoads loadsByPod = DecodeLoads.of(model.decodePods(), byId);
+        for (int i = 0; i < model.decodePods().size(); i++) {
+            String pod = model.decodePods().get(i).id();
+            assertThat(loadsBySlot.running(i)).as(pod).isEqualTo(loadsByPod.running(i));
+            assertThat(loadsBySlot.tokens(i)).as(pod).isEqualTo(loadsByPod.tokens(i));
+            assertThat(loadsBySlot.ageSeconds(i)).as(pod).isEqualTo(loadsByPod.ageSeconds(i));
+            assertThat(Double.valueOf(loadsBySlot.throughput(i))).as(pod) // boxed: NaN (no scrape) equals NaN
+                    .isEqualTo(Double.valueOf(loadsByPod.throughput(i)));
+            assertThat(Double.valueOf(loadsBySlot.kvUsage(i))).as(pod).isEqualTo(Double.valueOf(loadsByPod.kvUsage(i)));
+        }
     }
 
     @Test
     void metrics_freshStaleOrNone_replacedAdded_andDropped() {
         ModelPods model = model(20);
+        for (int i = 0; i < 20; i += 3) { // some decode pods hold requests and tokens: the ledger reads differ by pod
+            Pod prefill = model.prefillPods().get(i);
+            Pod decode = model.decodePods().get(i);
+            requests.charge(RouteDecision.pair(prefill, decode, "test", "", java.util.Map.of()));
+            tokens.charge(prefill, 100 + i, decode, 100L * i, 60_000_000_000L, NOW - i * 1_000_000_000L);
+        }
         for (int i = 0; i < 20; i += 2) {
             store.put("default/p" + i, scraped(i, NOW - (i % 4 == 0 ? 1_000 : 2 * STALE))); // every other one stale
             store.put("default/d" + i, scraped(i + 1, NOW));

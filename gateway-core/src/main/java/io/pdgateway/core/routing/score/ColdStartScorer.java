@@ -36,7 +36,7 @@ public final class ColdStartScorer implements Scorer {
             return inner.score(context, candidates);
         }
         // The decode fast path usually read every pod's running metric already in this decision.
-        DecodeInputs read = load instanceof ClusterLoad decision ? decision.decodeInputs(candidates) : null;
+        DecodeInputs read = load instanceof ClusterLoad decision ? decision.sideReads().decodeInputs(candidates) : null;
         boolean anyWarm = false;
         for (int i = 0; i < candidates.size() && !anyWarm; i++) {
             anyWarm = read != null ? read.observed(i) : load.hasRunningMetric(candidates.get(i));

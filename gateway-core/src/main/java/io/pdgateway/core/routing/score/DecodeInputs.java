@@ -66,15 +66,15 @@ public final class DecodeInputs {
      */
     public static DecodeInputs of(List<Pod> pods, LoadView load) {
         if (load instanceof ClusterLoad decision) {
-            DecodeInputs known = decision.decodeInputs(pods);
+            DecodeInputs known = decision.sideReads().decodeInputs(pods);
             if (known != null) {
                 return known;
             }
-            List<Pod> from = decision.narrowedFrom(pods);
-            DecodeInputs whole = from == null ? null : decision.decodeInputs(from);
-            DecodeInputs computed = whole != null ? whole.narrowed(decision.narrowedKeep(pods), pods.size(), load)
+            List<Pod> from = decision.sideReads().narrowedFrom(pods);
+            DecodeInputs whole = from == null ? null : decision.sideReads().decodeInputs(from);
+            DecodeInputs computed = whole != null ? whole.narrowed(decision.sideReads().narrowedKeep(pods), pods.size(), load)
                     : compute(pods, load);
-            decision.decodeInputs(pods, computed);
+            decision.sideReads().decodeInputs(pods, computed);
             return computed;
         }
         return compute(pods, load);

@@ -35,12 +35,12 @@ public final class DecodeLoads {
     /** The loads of these pods, aligned with them. */
     public static DecodeLoads of(List<Pod> pods, LoadView load) {
         if (load instanceof ClusterLoad decision) {
-            DecodeLoads known = decision.decodeLoads(pods);
+            DecodeLoads known = decision.sideReads().decodeLoads(pods);
             if (known != null) {
                 return known;
             }
             DecodeLoads computed = compute(pods, load);
-            decision.decodeLoads(pods, computed);
+            decision.sideReads().decodeLoads(pods, computed);
             return computed;
         }
         return compute(pods, load);
@@ -53,14 +53,26 @@ public final class DecodeLoads {
         double[] throughput = DecisionBuffers.doubles(load, Use.DECODE_LOAD_THROUGHPUT, n);
         double[] kvUsage = DecisionBuffers.doubles(load, Use.DECODE_LOAD_KV, n);
         double[] ageSeconds = DecisionBuffers.doubles(load, Use.DECODE_LOAD_AGE, n);
+        // The model's decode side is known by slot: its pods' objects need not be read to find their rows.
+        ClusterLoad bySlot = load instanceof ClusterLoad decision ? decision : null;
+        int[] slots = bySlot == null ? null : bySlot.slotsOf(pods);
         for (int i = 0; i < n; i++) {
-            Pod pod = pods.get(i);
-            PodMetrics m = load.metrics(pod);
-            running[i] = load.runningRequests(pod);
-            tokens[i] = load.decodeTokens(pod);
+            PodMetrics m;
+            if (slots != null) {
+                int slot = slots[i];
+                m = bySlot.metricsAt(slot);
+                running[i] = bySlot.runningRequestsAt(slot);
+                tokens[i] = bySlot.decodeTokensAt(slot);
+                ageSeconds[i] = bySlot.decodeAgeSecondsAt(slot); // beside the tokens: the same ledger entry
+            } else {
+                Pod pod = pods.get(i);
+                m = load.metrics(pod);
+                running[i] = load.runningRequests(pod);
+                tokens[i] = load.decodeTokens(pod);
+                ageSeconds[i] = load.decodeAgeSeconds(pod);
+            }
             throughput[i] = m.generationThroughput();
             kvUsage[i] = m.kvCacheUsage();
-            ageSeconds[i] = load.decodeAgeSeconds(pod); // beside the tokens: the same ledger entry
         }
         return new DecodeLoads(running, tokens, throughput, kvUsage, ageSeconds);
     }

@@ -20,15 +20,15 @@ public final class InFlightCounts {
     /** The counts of these pods, aligned with them. */
     public static double[] of(List<Pod> pods, LoadView load) {
         if (load instanceof ClusterLoad decision) {
-            double[] known = decision.inFlightCounts(pods);
+            double[] known = decision.sideReads().inFlightCounts(pods);
             if (known != null) {
                 return known;
             }
-            List<Pod> from = decision.narrowedFrom(pods);
-            double[] whole = from == null ? null : decision.inFlightCounts(from);
-            double[] computed = whole != null ? narrowed(whole, decision.narrowedKeep(pods), pods.size(), load)
+            List<Pod> from = decision.sideReads().narrowedFrom(pods);
+            double[] whole = from == null ? null : decision.sideReads().inFlightCounts(from);
+            double[] computed = whole != null ? narrowed(whole, decision.sideReads().narrowedKeep(pods), pods.size(), load)
                     : compute(pods, load);
-            decision.inFlightCounts(pods, computed);
+            decision.sideReads().inFlightCounts(pods, computed);
             return computed;
         }
         return compute(pods, load);

@@ -34,7 +34,7 @@ final class SubsetScores {
             }
         }
         if (context.load() instanceof ClusterLoad decision) {
-            decision.narrowed(kept, candidates, keep); // the inner scorer's reads of the kept pods are copies
+            decision.sideReads().narrowed(kept, candidates, keep); // the inner scorer's reads of the kept pods are copies
         }
         double[] values = kept.isEmpty() ? new double[0] : inner.score(context, kept);
         if (values.length != kept.size()) {

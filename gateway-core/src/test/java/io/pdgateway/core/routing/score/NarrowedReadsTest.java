@@ -54,7 +54,7 @@ class NarrowedReadsTest {
         ClusterLoad narrowed = decision();
         DecodeInputs whole = DecodeInputs.of(decodes, narrowed);
         assertThat(whole.maxCount).isEqualTo(5);
-        narrowed.narrowed(kept, decodes, keep);
+        narrowed.sideReads().narrowed(kept, decodes, keep);
 
         DecodeInputs copied = DecodeInputs.of(kept, narrowed);
         DecodeInputs read = DecodeInputs.of(kept, decision());
@@ -79,7 +79,7 @@ class NarrowedReadsTest {
         List<Pod> kept = List.of(prefills.get(0), prefills.get(3), prefills.get(5));
         ClusterLoad narrowed = decision();
         double[] whole = InFlightCounts.of(prefills, narrowed);
-        narrowed.narrowed(kept, prefills, keep);
+        narrowed.sideReads().narrowed(kept, prefills, keep);
 
         assertThat(InFlightCounts.of(kept, narrowed)).containsExactly(InFlightCounts.of(kept, decision()))
                 .containsExactly(0, 3, 5);
@@ -91,12 +91,12 @@ class NarrowedReadsTest {
         List<Pod> kept = new ArrayList<>(List.of(decodes.get(0), decodes.get(1)));
         ClusterLoad load = decision();
         DecodeInputs.of(decodes, load);
-        load.narrowed(kept, decodes, new boolean[] {true, true, false, false, false, false});
+        load.sideReads().narrowed(kept, decodes, new boolean[] {true, true, false, false, false, false});
         assertThat(DecodeInputs.of(kept, load).count).containsExactly(0, 1);
 
         kept.clear();
         kept.add(decodes.get(5));
-        load.narrowed(kept, decodes, new boolean[] {false, false, false, false, false, true});
+        load.sideReads().narrowed(kept, decodes, new boolean[] {false, false, false, false, false, true});
         assertThat(DecodeInputs.of(kept, load).count).containsExactly(5);
     }
 }
