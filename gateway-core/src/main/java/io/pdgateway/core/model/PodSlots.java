@@ -22,7 +22,8 @@ public final class PodSlots {
     /** Per slot: its position in {@link ModelPods#computingPods()}, or -1. */
     private final int[] computingPosition;
     private final ToIntFunction<Pod> computingPositions = this::computingPosition;
-    /** The slot of each of the snapshot's decode pods, aligned with {@link ModelPods#decodePods()}. */
+    /** The slot of each of the snapshot's prefill and decode pods, aligned with its side lists (or null). */
+    private final int[] prefillSlots;
     private final int[] decodeSlots;
 
     public PodSlots(ModelPods model) {
@@ -48,21 +49,29 @@ public final class PodSlots {
         for (int i = 0; i < computing.size(); i++) {
             computingPosition[slot(computing.get(i))] = i;
         }
-        List<Pod> decodes = model.decodePods();
-        int[] slots = new int[decodes.size()];
-        for (int i = 0; i < slots.length && slots != null; i++) {
-            slots[i] = slot(decodes.get(i));
-            slots = slots[i] < 0 ? null : slots; // not one of the snapshot's pods: read that side pod by pod
+        prefillSlots = slotsOrNull(model.prefillPods());
+        decodeSlots = slotsOrNull(model.decodePods());
+    }
+
+    /** Each pod's slot, or null when one is not one of the snapshot's pods (then that side is read pod by pod). */
+    private int[] slotsOrNull(List<Pod> pods) {
+        int[] slots = new int[pods.size()];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = slot(pods.get(i));
+            if (slots[i] < 0) {
+                return null;
+            }
         }
-        decodeSlots = slots;
+        return slots;
     }
 
     /**
-     * The slot of each pod of {@code pods} when it is the snapshot's own decode side ({@link ModelPods#decodePods()},
-     * the list a decision's decode stages read unless a stage narrowed it), else null. Read only.
+     * The slot of each pod of {@code pods} when it is one of the snapshot's own side lists ({@link
+     * ModelPods#prefillPods()}, {@link ModelPods#decodePods()}: what a decision's stages read unless a stage narrowed
+     * the side), else null. Read only.
      */
     public int[] slotsOf(List<Pod> pods) {
-        return pods == model.decodePods() ? decodeSlots : null;
+        return pods == model.decodePods() ? decodeSlots : pods == model.prefillPods() ? prefillSlots : null;
     }
 
     /** The snapshot these slots number. */

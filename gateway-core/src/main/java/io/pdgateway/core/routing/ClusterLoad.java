@@ -146,8 +146,8 @@ public final class ClusterLoad implements LoadView {
     }
 
     /**
-     * The slot of each pod of {@code pods} when the list is one the rows know by slot (their snapshot's decode side),
-     * else null: then read pod by pod. Read only.
+     * The slot of each pod of {@code pods} when the list is one the rows know by slot (one of their snapshot's side
+     * lists), else null: then read pod by pod. Read only.
      */
     public int[] slotsOf(List<Pod> pods) {
         return rows == null || metricsRows == null ? null : rows.slots().slotsOf(pods);
@@ -162,6 +162,11 @@ public final class ClusterLoad implements LoadView {
     public int runningIfObservedAt(int slot) {
         int running = runningRequestsAt(slot);
         return rows.hasCounters(slot) || rows.remote(slot) != null ? running : -1 - running;
+    }
+
+    /** {@link #inFlightPrefills} of the pod in this slot ({@link #slotsOf}). */
+    public int inFlightPrefillsAt(int slot) {
+        return rows.inFlightPrefills(slot);
     }
 
     /** {@link #runningRequests} of the pod in this slot ({@link #slotsOf}). */

@@ -18,6 +18,7 @@ import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.predict.PrefillTimeModel;
 import io.pdgateway.core.routing.score.DecodeInputs;
 import io.pdgateway.core.routing.score.DecodeLoads;
+import io.pdgateway.core.routing.score.InFlightCounts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -135,6 +136,8 @@ class SlotRowsTest {
             assertThat(bySlot.throughputObserved(i)).as(pod).isEqualTo(byPod.throughputObserved(i));
             assertThat(bySlot.free(i)).as(pod).isEqualTo(byPod.free(i));
         }
+        assertThat(InFlightCounts.of(model.prefillPods(), viaRows)).as("prefill side by slot")
+                .containsExactly(InFlightCounts.of(model.prefillPods(), byId));
         DecodeLoads loadsBySlot = DecodeLoads.of(model.decodePods(), viaRows);
         DecodeLoads loadsByPod = DecodeLoads.of(model.decodePods(), byId);
         for (int i = 0; i < model.decodePods().size(); i++) {

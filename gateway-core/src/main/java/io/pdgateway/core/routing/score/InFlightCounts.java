@@ -50,8 +50,11 @@ public final class InFlightCounts {
 
     private static double[] compute(List<Pod> pods, LoadView load) {
         double[] counts = DecisionBuffers.doubles(load, Use.PREFILL_INFLIGHT, pods.size());
+        // The model's prefill side is known by slot: its pods' objects need not be read to find their rows.
+        ClusterLoad bySlot = load instanceof ClusterLoad decision ? decision : null;
+        int[] slots = bySlot == null ? null : bySlot.slotsOf(pods);
         for (int i = 0; i < counts.length; i++) {
-            counts[i] = load.inFlightPrefills(pods.get(i));
+            counts[i] = slots != null ? bySlot.inFlightPrefillsAt(slots[i]) : load.inFlightPrefills(pods.get(i));
         }
         return counts;
     }
