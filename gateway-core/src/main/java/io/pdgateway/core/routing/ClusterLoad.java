@@ -164,6 +164,16 @@ public final class ClusterLoad implements LoadView {
         return rows.hasCounters(slot) || rows.remote(slot) != null ? running : -1 - running;
     }
 
+    /** {@link #activeTokens} of the pod in this slot ({@link #slotsOf}). */
+    public long activeTokensAt(int slot) {
+        return rows.activeTokens(slot);
+    }
+
+    /** {@link #kvTokens} of the pod in this slot ({@link #slotsOf}). */
+    public long kvTokensAt(int slot) {
+        return rows.kvTokens(slot);
+    }
+
     /** {@link #inFlightPrefills} of the pod in this slot ({@link #slotsOf}). */
     public int inFlightPrefillsAt(int slot) {
         return rows.inFlightPrefills(slot);

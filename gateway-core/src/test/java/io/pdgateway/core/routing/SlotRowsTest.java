@@ -138,6 +138,12 @@ class SlotRowsTest {
         }
         assertThat(InFlightCounts.of(model.prefillPods(), viaRows)).as("prefill side by slot")
                 .containsExactly(InFlightCounts.of(model.prefillPods(), byId));
+        assertThat(viaRows.slotsOf(model.prefillPods())).isNotNull();
+        for (Pod pod : model.prefillPods()) {
+            int slot = viaRows.slotsOf(model.prefillPods())[model.prefillPods().indexOf(pod)];
+            assertThat(viaRows.activeTokensAt(slot)).as(pod.id()).isEqualTo(byId.activeTokens(pod));
+            assertThat(viaRows.kvTokensAt(slot)).as(pod.id()).isEqualTo(byId.kvTokens(pod));
+        }
         DecodeLoads loadsBySlot = DecodeLoads.of(model.decodePods(), viaRows);
         DecodeLoads loadsByPod = DecodeLoads.of(model.decodePods(), byId);
         for (int i = 0; i < model.decodePods().size(); i++) {

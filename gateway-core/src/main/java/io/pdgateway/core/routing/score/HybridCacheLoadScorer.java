@@ -26,10 +26,11 @@ public final class HybridCacheLoadScorer implements Scorer {
         double kvWeight = context.request().knobs().tokenLoadKvWeight();
         double factor = context.request().knobs().hybridCacheLoadFactor();
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
+        TokenLoadPrefillScorer.loads(context.load(), candidates, kvWeight, scores); // the loads, discounted below
         for (int i = 0; i < scores.length; i++) {
             double r = pct[i] / 100.0;
             double discount = 1 - r * r * factor;
-            double load = TokenLoadPrefillScorer.load(context, candidates.get(i), kvWeight);
+            double load = scores[i];
             scores[i] = load >= 1 ? load * discount : discount;
         }
         return scores;
