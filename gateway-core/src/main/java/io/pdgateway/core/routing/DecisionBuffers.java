@@ -23,7 +23,7 @@ public final class DecisionBuffers {
         DECODE_COUNT, DECODE_THROUGHPUT, DECODE_FREE, DECODE_OBSERVED, DECODE_THROUGHPUT_OBSERVED,
         PREFILL_INFLIGHT, PREFILL_KEPT, PREFIX_PERCENT, DECODE_RATE, DECODE_WARM, DECODE_COLD, SUBSET_OTHERS,
         DECODE_DRAIN, DECODE_ALL, PREFILL_HELD, PREFILL_KEPT_PODS, DECODE_WARM_PODS,
-        /** Each decode pod's running requests, ledger tokens and their age, throughput, KV use ({@code DecodeLoads}). */
+        /** Each decode pod's running requests, ledger tokens and age, throughput, KV use ({@code DecodeLoads}). */
         DECODE_LOAD_RUNNING, DECODE_LOAD_TOKENS, DECODE_LOAD_AGE, DECODE_LOAD_THROUGHPUT, DECODE_LOAD_KV,
         /** predicted_ttft: each candidate's prefill model and queue, copied once per decision. */
         PREFILL_STATES,

@@ -37,21 +37,16 @@ public final class ColdStartScorer implements Scorer {
         }
         // The decode fast path usually read every pod's running metric already in this decision.
         DecodeInputs read = load instanceof ClusterLoad decision ? decision.sideReads().decodeInputs(candidates) : null;
-        boolean anyWarm = false;
-        for (int i = 0; i < candidates.size() && !anyWarm; i++) {
-            anyWarm = read != null ? read.observed(i) : load.hasRunningMetric(candidates.get(i));
-        }
-        if (!anyWarm) {
-            return inner.score(context, candidates);
-        }
         boolean[] warm = DecisionBuffers.flags(load, Use.DECODE_WARM, candidates.size());
+        boolean anyWarm = false;
         boolean allWarm = true;
         for (int i = 0; i < warm.length; i++) {
             warm[i] = read != null ? read.observed(i) : load.hasRunningMetric(candidates.get(i));
+            anyWarm |= warm[i];
             allWarm &= warm[i];
         }
-        if (allWarm) {
-            return inner.score(context, candidates); // steady state: no pod is new
+        if (!anyWarm || allWarm) {
+            return inner.score(context, candidates); // no pod warm yet, or (the steady state) none new
         }
         double[] cold = DecisionBuffers.doubles(load, Use.DECODE_COLD, candidates.size());
         for (int i = 0; i < cold.length; i++) {

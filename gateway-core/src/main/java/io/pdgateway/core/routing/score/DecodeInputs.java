@@ -61,20 +61,21 @@ public final class DecodeInputs {
 
     /**
      * The inputs of these pods. The step-2 fast path and the step-4 scorer usually read the same side of the same
-     * decision; a decision's {@link ClusterLoad} keeps the last inputs for the list, so the second read is free. A
+     * decision; a decision's {@link SideReads} keep the last inputs for the list, so the second read is free. A
      * list a scorer narrowed from one already read (the cold start's warm pods) gets the same values copied.
      */
     public static DecodeInputs of(List<Pod> pods, LoadView load) {
         if (load instanceof ClusterLoad decision) {
-            DecodeInputs known = decision.sideReads().decodeInputs(pods);
+            SideReads reads = decision.sideReads();
+            DecodeInputs known = reads.decodeInputs(pods);
             if (known != null) {
                 return known;
             }
-            List<Pod> from = decision.sideReads().narrowedFrom(pods);
-            DecodeInputs whole = from == null ? null : decision.sideReads().decodeInputs(from);
-            DecodeInputs computed = whole != null ? whole.narrowed(decision.sideReads().narrowedKeep(pods), pods.size(), load)
+            List<Pod> from = reads.narrowedFrom(pods);
+            DecodeInputs whole = from == null ? null : reads.decodeInputs(from);
+            DecodeInputs computed = whole != null ? whole.narrowed(reads.narrowedKeep(pods), pods.size(), load)
                     : compute(pods, load);
-            decision.sideReads().decodeInputs(pods, computed);
+            reads.decodeInputs(pods, computed);
             return computed;
         }
         return compute(pods, load);

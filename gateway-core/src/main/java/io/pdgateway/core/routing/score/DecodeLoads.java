@@ -11,11 +11,11 @@ import java.util.List;
 /**
  * What the token-counting decode stages read of each decode pod, read once per decision: its running requests, the
  * prompt tokens the ledger holds on it and their summed age, and its scraped generation throughput and KV use (NaN
- * when unknown). The
- * token_load decode policy scores from them and predicted_ttft's picker checks the same pods' limits and what joining
- * them costs; each was reading every pod's slot, ledger entries and scrape on its own. A decision's
- * {@link ClusterLoad} keeps the last loads for the list, so the picker's read of the scorer's list is free. The arrays
- * are the decision's working arrays ({@link DecisionBuffers}): read them during the decision, keep none of them.
+ * when unknown). The token_load decode policy scores from them and predicted_ttft's picker checks the same pods'
+ * limits and what joining them costs; each was reading every pod's slot, ledger entries and scrape on its own. A
+ * decision's {@link SideReads} keep the last loads for the list, so the picker's read of the scorer's list is free.
+ * The arrays are the decision's working arrays ({@link DecisionBuffers}): read them during the decision, keep none of
+ * them.
  */
 public final class DecodeLoads {
     private final int[] running;
@@ -35,12 +35,13 @@ public final class DecodeLoads {
     /** The loads of these pods, aligned with them. */
     public static DecodeLoads of(List<Pod> pods, LoadView load) {
         if (load instanceof ClusterLoad decision) {
-            DecodeLoads known = decision.sideReads().decodeLoads(pods);
+            SideReads reads = decision.sideReads();
+            DecodeLoads known = reads.decodeLoads(pods);
             if (known != null) {
                 return known;
             }
             DecodeLoads computed = compute(pods, load);
-            decision.sideReads().decodeLoads(pods, computed);
+            reads.decodeLoads(pods, computed);
             return computed;
         }
         return compute(pods, load);

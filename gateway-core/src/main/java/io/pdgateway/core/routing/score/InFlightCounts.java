@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Each prefill pod's in-flight prefill count, read once per decision: the prefill imbalance fast path, the stddev skip
  * and the in-flight prefill policies (least_request, prefix_cache, conductor) all read the same side of the same
- * decision, and each read is a pod's slot and its counters. A decision's {@link ClusterLoad} keeps the counts of the
+ * decision, and each read is a pod's slot and its counters. A decision's {@link SideReads} keep the counts of the
  * last list read, so the second and third reads are free (the {@link DecodeInputs} of the prefill side). The array is
  * the decision's working array: read it during the decision, never write it, keep none of it.
  */
@@ -20,15 +20,16 @@ public final class InFlightCounts {
     /** The counts of these pods, aligned with them. */
     public static double[] of(List<Pod> pods, LoadView load) {
         if (load instanceof ClusterLoad decision) {
-            double[] known = decision.sideReads().inFlightCounts(pods);
+            SideReads reads = decision.sideReads();
+            double[] known = reads.inFlightCounts(pods);
             if (known != null) {
                 return known;
             }
-            List<Pod> from = decision.sideReads().narrowedFrom(pods);
-            double[] whole = from == null ? null : decision.sideReads().inFlightCounts(from);
-            double[] computed = whole != null ? narrowed(whole, decision.sideReads().narrowedKeep(pods), pods.size(), load)
+            List<Pod> from = reads.narrowedFrom(pods);
+            double[] whole = from == null ? null : reads.inFlightCounts(from);
+            double[] computed = whole != null ? narrowed(whole, reads.narrowedKeep(pods), pods.size(), load)
                     : compute(pods, load);
-            decision.sideReads().inFlightCounts(pods, computed);
+            reads.inFlightCounts(pods, computed);
             return computed;
         }
         return compute(pods, load);

@@ -34,7 +34,8 @@ final class SubsetScores {
             }
         }
         if (context.load() instanceof ClusterLoad decision) {
-            decision.sideReads().narrowed(kept, candidates, keep); // the inner scorer's reads of the kept pods are copies
+            // The inner scorer's reads of the kept pods are then copies of the whole side's.
+            decision.sideReads().narrowed(kept, candidates, keep);
         }
         double[] values = kept.isEmpty() ? new double[0] : inner.score(context, kept);
         if (values.length != kept.size()) {

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The decode loads token_load scores from and predicted_ttft's picker checks limits with are each pod's own reads
- * (running requests, ledger tokens and their age, scraped throughput and KV use, NaN where never scraped), read once per decision:
- * the picker's read of the scorer's list is the scorer's, a read of another list is its own.
+ * (running requests, ledger tokens and their age, scraped throughput and KV use, NaN where never scraped), read once
+ * per decision: the picker's read of the scorer's list is the scorer's, a read of another list is its own.
  */
 class DecodeLoadsTest {
     @Test
@@ -45,7 +45,8 @@ class DecodeLoadsTest {
         for (int i = 0; i < decodes.size(); i++) {
             Pod pod = decodes.get(i);
             assertThat(read.running(i)).as(pod.id()).isEqualTo(load.runningRequests(pod)).isEqualTo(i + 1);
-            assertThat(read.tokens(i)).as(pod.id()).isEqualTo(load.decodeTokens(pod)).isEqualTo(100.0 * (i + 1) * (i + 1));
+            assertThat(read.tokens(i)).as(pod.id()).isEqualTo(load.decodeTokens(pod))
+                    .isEqualTo(100.0 * (i + 1) * (i + 1));
             // Each of the pod's i + 1 charges was routed 5 s before the decision.
             assertThat(read.ageSeconds(i)).as(pod.id()).isEqualTo(load.decodeAgeSeconds(pod)).isEqualTo(5.0 * (i + 1));
         }
