@@ -1,11 +1,10 @@
 package io.pdgateway.engine;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.core.model.Pod;
 
 /**
- * Everything an adapter needs to plan the legs of one PD request. {@code raw} and {@code body} are the client's body
- * as sent and as parsed: adapters copy them, never change them.
+ * Everything an adapter needs to plan the legs of one PD request. {@code raw} is the client's body as the gateway
+ * forwards it: adapters edit copies of it ({@link TopLevelJson}), never the bytes themselves.
  *
  * @param path the client's request path; both legs use it
  * @param admitted what {@link EngineAdapter#admit} returned for this body (the adapter's own parse), or null
@@ -13,10 +12,10 @@ import io.pdgateway.core.model.Pod;
  * @param requestId the request's x-request-id
  * @param prerequisite the prefill pod's metadata when {@link EngineAdapter#prerequisite()} asks for it, else null
  */
-public record LegRequest(String path, byte[] raw, ObjectNode body, Object admitted, Pod prefill, Pod decode,
+public record LegRequest(String path, byte[] raw, Object admitted, Pod prefill, Pod decode,
         String defaultKvConnector, String requestId, Object prerequisite) {
 
     public LegRequest withPrerequisite(Object value) {
-        return new LegRequest(path, raw, body, admitted, prefill, decode, defaultKvConnector, requestId, value);
+        return new LegRequest(path, raw, admitted, prefill, decode, defaultKvConnector, requestId, value);
     }
 }

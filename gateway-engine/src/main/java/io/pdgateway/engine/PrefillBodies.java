@@ -1,7 +1,5 @@
 package io.pdgateway.engine;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 /** The prefill rewrite every engine shares (reference §1.1): one token, no stream, no streaming or min-length options. */
 public final class PrefillBodies {
     static final String MAX_TOKENS = "max_tokens";
@@ -12,20 +10,10 @@ public final class PrefillBodies {
 
     private PrefillBodies() {}
 
-    /** A copy of the client body made into a one-token, non-streaming request. */
-    public static ObjectNode oneToken(ObjectNode clientBody) {
-        ObjectNode body = clientBody.deepCopy();
-        body.put(MAX_TOKENS, 1);
-        body.put(MAX_COMPLETION_TOKENS, 1);
-        body.put(STREAM, false);
-        body.remove(STREAM_OPTIONS);
-        body.remove(MIN_TOKENS);
-        return body;
-    }
-
     /**
-     * The same rewrite as top-level byte edits. {@code keepMaxCompletionTokens} false deletes max_completion_tokens
-     * instead of setting it to 1 (TensorRT-LLM rejects the key, reference §1.4).
+     * The client body made into a one-token, non-streaming request, as top-level byte edits. {@code
+     * keepMaxCompletionTokens} false deletes max_completion_tokens instead of setting it to 1 (TensorRT-LLM rejects the
+     * key, reference §1.4).
      */
     public static TopLevelJson oneToken(TopLevelJson body, boolean keepMaxCompletionTokens) {
         body.set(MAX_TOKENS, 1).set(STREAM, false).remove(STREAM_OPTIONS).remove(MIN_TOKENS);

@@ -3,7 +3,6 @@ package io.pdgateway.engine;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -163,8 +162,15 @@ public final class TopLevelJson {
 
     /** The edited object: untouched members keep their bytes, replaced ones their key, new ones go last. */
     public byte[] toBytes() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(source.length + 64);
-        out.write(source, 0, openBrace + 1);
+        // Counted first, then written into an array of that size: a 200 KB body is copied once, not grown and trimmed.
+        byte[] out = new byte[write(new Sink(null))];
+        write(new Sink(out));
+        return out;
+    }
+
+    /** Writes the edited object to {@code out} (or only counts its bytes); returns how many. */
+    private int write(Sink out) {
+        out.copy(source, 0, openBrace + 1);
         Set<String> written = new HashSet<>();
         boolean first = true;
         for (int i = 0; i < members.size(); i++) {
@@ -176,43 +182,86 @@ public final class TopLevelJson {
             first = false;
             byte[] replacement = sets.get(member.name());
             if (replacement == null) {
-                out.write(source, member.keyStart(), member.valueEnd() - member.keyStart());
+                out.copy(source, member.keyStart(), member.valueEnd() - member.keyStart());
             } else {
-                out.write(source, member.keyStart(), member.valueStart() - member.keyStart());
-                out.writeBytes(replacement);
+                out.copy(source, member.keyStart(), member.valueStart() - member.keyStart());
+                out.copy(replacement);
                 written.add(member.name());
             }
         }
         for (Map.Entry<String, byte[]> set : sets.entrySet()) {
             if (!written.contains(set.getKey())) {
                 if (!first) {
-                    out.write(',');
+                    out.put((byte) ',');
                 }
                 first = false;
-                out.writeBytes(quoted(set.getKey()));
-                out.write(':');
-                out.writeBytes(set.getValue());
+                out.copy(quoted(set.getKey()));
+                out.put((byte) ':');
+                out.copy(set.getValue());
             }
         }
         // What follows the last member as sent: blanks, the closing brace, trailing blanks.
         int tail = members.isEmpty() ? openBrace + 1 : members.get(members.size() - 1).valueEnd();
-        out.write(source, tail, source.length - tail);
-        return out.toByteArray();
+        out.copy(source, tail, source.length - tail);
+        return out.size;
     }
 
     /**
      * The bytes before a kept member as sent (blanks and the comma). When every member before it was dropped, its
      * comma goes.
      */
-    private void writeSeparator(ByteArrayOutputStream out, int from, int to, boolean first) {
+    private void writeSeparator(Sink out, int from, int to, boolean first) {
         for (int i = from; i < to; i++) {
             if (!(first && source[i] == ',')) {
-                out.write(source[i]);
+                out.put(source[i]);
             }
         }
     }
 
+    /** Where {@link #write} puts the bytes: an array of the right size, or nowhere when only counting. */
+    private static final class Sink {
+        private final byte[] out;
+        private int size;
+
+        Sink(byte[] out) {
+            this.out = out;
+        }
+
+        void put(byte b) {
+            if (out != null) {
+                out[size] = b;
+            }
+            size++;
+        }
+
+        void copy(byte[] from) {
+            copy(from, 0, from.length);
+        }
+
+        void copy(byte[] from, int offset, int length) {
+            if (out != null) {
+                System.arraycopy(from, offset, out, size, length);
+            }
+            size += length;
+        }
+    }
+
+    /** The string as a JSON string; member names and the values the adapters set are plain ASCII, quoted directly. */
     private static byte[] quoted(String text) {
+        byte[] plain = new byte[text.length() + 2];
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                return escaped(text);
+            }
+            plain[i + 1] = (byte) c;
+        }
+        plain[0] = '"';
+        plain[plain.length - 1] = '"';
+        return plain;
+    }
+
+    private static byte[] escaped(String text) {
         try {
             return JsonBodies.mapper().writeValueAsBytes(text);
         } catch (JsonProcessingException e) {

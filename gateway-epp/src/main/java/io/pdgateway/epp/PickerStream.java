@@ -270,7 +270,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         }
         LegOptions options = new LegOptions(headers::get, request.path(), requestId, !picker.apiKeys().required());
         legs = new PickerLegs(picker, this, context, adapter, routed, trace, options, requestId);
-        legs.start(new LegRequest(request.path(), request.raw(), request.body(), admittedBody, decision.prefill(),
+        legs.start(new LegRequest(request.path(), request.raw(), admittedBody, decision.prefill(),
                 decision.target(), picker.settings().engines().kvConnectorType(), requestId, null));
     }
 

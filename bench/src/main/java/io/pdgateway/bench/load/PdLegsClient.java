@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.PrefillBodies;
+import io.pdgateway.engine.TopLevelJson;
 import io.pdgateway.engine.vllm.VllmAdapter;
 import io.pdgateway.workload.run.ChunkGapSink;
 import io.pdgateway.workload.run.RequestResult;
@@ -141,8 +142,14 @@ public final class PdLegsClient implements ChatTarget {
     private byte[] prepare(Buffer body) {
         if (!body.equals(preparedFor)) {
             // The engines' own one-token rewrite and vLLM's KV request: what any client of these protocols sends.
-            ObjectNode leg = PrefillBodies.oneToken(parse(body.getBytes()));
-            prefillBody = JsonBodies.write(protocol == Protocol.VLLM ? VllmAdapter.askForRemoteDecode(leg) : leg);
+            TopLevelJson leg;
+            try {
+                leg = PrefillBodies.oneToken(TopLevelJson.parse(body.getBytes()), true);
+            } catch (EngineProtocolException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+            prefillBody = (protocol == Protocol.VLLM
+                    ? leg.setRaw("kv_transfer_params", VllmAdapter.remoteDecodeRequest()) : leg).toBytes();
             preparedFor = body.copy();
         }
         return prefillBody;

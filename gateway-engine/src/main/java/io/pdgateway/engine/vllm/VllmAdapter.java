@@ -1,7 +1,5 @@
 package io.pdgateway.engine.vllm;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.engine.EngineProtocolException;
@@ -9,10 +7,15 @@ import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.PrefillBodies;
+import io.pdgateway.engine.TopLevelJson;
+import java.nio.charset.StandardCharsets;
 
 /**
  * vLLM disaggregated prefill (reference §1.2): prefill first with max_tokens 1, then the client's own body to the
  * decode pod carrying what the prefill returned. The connector is chosen per prefill pod.
+ *
+ * <p>Both legs are the client's bytes with top-level edits ({@link TopLevelJson}), as for SGLang and TensorRT-LLM:
+ * no JSON tree of the body is built, and every member the gateway does not own reaches the pods as the client sent it.
  *
  * <p>{@code kv_transfer_params} and {@code disagg_prefill_resp} say where a pod fetches KV from, so on both legs they
  * are the gateway's alone: a client's own are dropped, and only what the gateway asks for and what the discovered
@@ -22,6 +25,20 @@ public final class VllmAdapter implements EngineAdapter {
     public static final String ENGINE = "vllm";
     static final String KV_TRANSFER_PARAMS = "kv_transfer_params";
     static final String DISAGG_PREFILL_RESP = "disagg_prefill_resp";
+    static final String REMOTE_HOST = "remote_host";
+
+    /**
+     * What a prefill leg with the shfs connector asks for: keep the KV for a remote decode and say where it is. Written
+     * out once; every prefill body carries these bytes.
+     */
+    private static final byte[] REMOTE_DECODE_REQUEST = ("{\"do_remote_decode\":true,\"do_remote_prefill\":false,"
+            + "\"remote_engine_id\":null,\"remote_block_ids\":null,\"remote_host\":null,\"remote_port\":null}")
+            .getBytes(StandardCharsets.US_ASCII);
+
+    /** The {@code kv_transfer_params} of a shfs prefill leg (a fresh copy): what any client of the protocol sends. */
+    public static byte[] remoteDecodeRequest() {
+        return REMOTE_DECODE_REQUEST.clone();
+    }
 
     @Override
     public String engine() {
@@ -33,60 +50,66 @@ public final class VllmAdapter implements EngineAdapter {
         return EngineMetricNames.VLLM;
     }
 
+    /** The body's top-level members, read once at admission for both legs' edits. */
     @Override
-    public LegPlan plan(LegRequest request) {
-        return LegPlan.sequential(prefillBody(request));
+    public TopLevelJson admit(byte[] body) throws EngineProtocolException {
+        return TopLevelJson.parse(body);
     }
 
-    private static byte[] prefillBody(LegRequest request) {
-        ObjectNode body = PrefillBodies.oneToken(request.body());
-        body.remove(KV_TRANSFER_PARAMS);
-        body.remove(DISAGG_PREFILL_RESP);
+    @Override
+    public LegPlan plan(LegRequest request) throws EngineProtocolException {
+        TopLevelJson body = PrefillBodies.oneToken(withoutKvLocation(client(request)), true);
         if (connector(request) == KvConnector.SHFS) {
-            askForRemoteDecode(body);
+            body.setRaw(KV_TRANSFER_PARAMS, REMOTE_DECODE_REQUEST);
         }
-        return JsonBodies.write(body);
-    }
-
-    /**
-     * Makes a prefill body ask the prefill pod to keep the KV for a remote decode and say where it is (the
-     * {@code kv_transfer_params} a vLLM prefill leg carries with the shfs connector).
-     */
-    public static ObjectNode askForRemoteDecode(ObjectNode prefillBody) {
-        ObjectNode kv = prefillBody.putObject(KV_TRANSFER_PARAMS);
-        kv.put("do_remote_decode", true);
-        kv.put("do_remote_prefill", false);
-        kv.putNull("remote_engine_id");
-        kv.putNull("remote_block_ids");
-        kv.putNull("remote_host");
-        kv.putNull("remote_port");
-        return prefillBody;
+        return LegPlan.sequential(body.toBytes());
     }
 
     @Override
     public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
-        ObjectNode response = JsonBodies.parseObject(prefillResponse);
-        ObjectNode body = request.body().deepCopy();
-        body.remove(KV_TRANSFER_PARAMS);
-        body.remove(DISAGG_PREFILL_RESP);
+        TopLevelJson response = TopLevelJson.parse(prefillResponse);
+        TopLevelJson body = withoutKvLocation(client(request));
         if (connector(request) == KvConnector.NIXL) {
-            body.set(DISAGG_PREFILL_RESP, response);
-            return JsonBodies.write(body);
+            return body.setRaw(DISAGG_PREFILL_RESP, trimmed(prefillResponse)).toBytes();
         }
-        JsonNode kv = response.get(KV_TRANSFER_PARAMS);
-        if (kv == null || kv.isNull()) {
+        byte[] kv = response.rawValue(KV_TRANSFER_PARAMS);
+        if (kv == null || kv[0] == 'n') { // absent or null: a value starting with n can only be null
             // Upstream behaviour: the decode pod then recomputes the prompt; slower, not wrong.
-            return JsonBodies.write(body);
+            return body.toBytes();
         }
-        if (!kv.isObject()) {
-            throw new EngineProtocolException("prefill response kv_transfer_params is a JSON " + JsonBodies.kind(kv)
-                    + ", expected an object");
+        if (kv[0] != '{') {
+            throw new EngineProtocolException("prefill response kv_transfer_params is a JSON "
+                    + JsonBodies.kind(JsonBodies.parse(kv)) + ", expected an object");
         }
-        ObjectNode params = ((ObjectNode) kv).deepCopy();
         // The engine reports the address it knows itself by; the gateway knows the one the decode pod can reach.
-        params.put("remote_host", request.prefill().ip());
-        body.set(KV_TRANSFER_PARAMS, params);
-        return JsonBodies.write(body);
+        byte[] params = TopLevelJson.parse(kv).set(REMOTE_HOST, request.prefill().ip()).toBytes();
+        return body.setRaw(KV_TRANSFER_PARAMS, params).toBytes();
+    }
+
+    /** A fresh copy of the body admission read (edits accumulate on a TopLevelJson), or a read of the raw body. */
+    private TopLevelJson client(LegRequest request) throws EngineProtocolException {
+        return request.admitted() instanceof TopLevelJson admitted ? admitted.copy() : admit(request.raw());
+    }
+
+    private static TopLevelJson withoutKvLocation(TopLevelJson body) {
+        return body.remove(KV_TRANSFER_PARAMS).remove(DISAGG_PREFILL_RESP);
+    }
+
+    /** The JSON value without the blanks around it, to embed in another body. */
+    private static byte[] trimmed(byte[] json) {
+        int from = 0;
+        int to = json.length;
+        while (from < to && isBlank(json[from])) {
+            from++;
+        }
+        while (to > from && isBlank(json[to - 1])) {
+            to--;
+        }
+        return from == 0 && to == json.length ? json : java.util.Arrays.copyOfRange(json, from, to);
+    }
+
+    private static boolean isBlank(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     private static KvConnector connector(LegRequest request) {

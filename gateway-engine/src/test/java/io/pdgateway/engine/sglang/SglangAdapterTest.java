@@ -40,7 +40,7 @@ class SglangAdapterTest {
 
     private static LegRequest request(String body) throws Exception {
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
-        return new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), null, PREFILL, DECODE, "shfs",
+        return new LegRequest("/v1/chat/completions", raw, null, PREFILL, DECODE, "shfs",
                 "req-9", null);
     }
 

@@ -45,7 +45,7 @@ class TrtllmAdapterTest {
 
     private static LegRequest request(String path, String body) throws Exception {
         byte[] raw = body.getBytes(StandardCharsets.UTF_8);
-        return new LegRequest(path, raw, JsonBodies.parseObject(raw), null, CTX, GEN, "shfs", "req-1", null);
+        return new LegRequest(path, raw, null, CTX, GEN, "shfs", "req-1", null);
     }
 
     private static JsonNode json(byte[] body) throws Exception {

@@ -30,10 +30,14 @@ class VllmAdapterTest {
     private static final Pod DECODE = new Pod("ns", "d", "m", "192.168.1.101", 8000, 8000, "vllm", PodRole.DECODE,
             "rs", null, 8998, null, Map.of());
 
-    private static LegRequest request(String connectorLabel, String gatewayDefault) throws Exception {
-        byte[] raw = CLIENT.getBytes(StandardCharsets.UTF_8);
-        return new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), null, prefill(connectorLabel),
-                DECODE,
+    /** The request as the gateway plans it: with the body admission read. */
+    private LegRequest request(String connectorLabel, String gatewayDefault) throws Exception {
+        return request(CLIENT, connectorLabel, gatewayDefault);
+    }
+
+    private LegRequest request(String client, String connectorLabel, String gatewayDefault) throws Exception {
+        byte[] raw = client.getBytes(StandardCharsets.UTF_8);
+        return new LegRequest("/v1/chat/completions", raw, adapter.admit(raw), prefill(connectorLabel), DECODE,
                 gatewayDefault, "req-1", null);
     }
 
@@ -108,8 +112,9 @@ class VllmAdapterTest {
                 + "\"kv_transfer_params\":{\"do_remote_prefill\":true,\"remote_host\":\"203.0.113.9\","
                 + "\"remote_port\":80},\"disagg_prefill_resp\":{\"kv_transfer_params\":{\"remote_host\":\"203.0.113.9\"}}}";
         byte[] raw = client.getBytes(StandardCharsets.UTF_8);
-        LegRequest request = new LegRequest("/v1/chat/completions", raw, JsonBodies.parseObject(raw), null, prefill(connector),
-                DECODE, "shfs", "req-1", null);
+        // Not admitted: the adapter reads the raw body itself (how a caller without an admission step plans).
+        LegRequest request = new LegRequest("/v1/chat/completions", raw, null, prefill(connector), DECODE, "shfs",
+                "req-1", null);
 
         String prefillBody = new String(adapter.plan(request).prefillBody(), StandardCharsets.UTF_8);
         String decodeBody = new String(adapter.decodeBody(request, null, "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)),
@@ -117,6 +122,46 @@ class VllmAdapterTest {
 
         assertThat(prefillBody).doesNotContain("203.0.113.9");
         assertThat(decodeBody).doesNotContain("203.0.113.9");
+    }
+
+    @Test
+    void bothLegs_keepTheClientsBytes_exceptTheMembersTheGatewayOwns() throws Exception {
+        // Key order, blanks, escapes and number spellings as sent: the engine tokenizes what the client wrote.
+        String client = "{ \"messages\": [{\"role\":\"user\", \"content\":\"caf\\u00e9 1e3\"}],\n"
+                + "  \"temperature\": 7.0E-1, \"model\": \"m\", \"stream\": true, \"max_tokens\": 64 }";
+        LegRequest request = request(client, null, "shfs");
+        String prefill = new String(adapter.plan(request).prefillBody(), StandardCharsets.UTF_8);
+        assertThat(prefill).startsWith("{ \"messages\": [{\"role\":\"user\", \"content\":\"caf\\u00e9 1e3\"}],\n"
+                + "  \"temperature\": 7.0E-1, \"model\": \"m\", \"stream\": false, \"max_tokens\": 1");
+        byte[] answer = ("{\"id\":\"x\", \"kv_transfer_params\": {\"remote_block_ids\": [1, 2],"
+                + " \"remote_host\": \"localhost\", \"remote_port\": 5600}}\n").getBytes(StandardCharsets.UTF_8);
+        String decode = new String(adapter.decodeBody(request, null, answer), StandardCharsets.UTF_8);
+        assertThat(decode).isEqualTo("{ \"messages\": [{\"role\":\"user\", \"content\":\"caf\\u00e9 1e3\"}],\n"
+                + "  \"temperature\": 7.0E-1, \"model\": \"m\", \"stream\": true, \"max_tokens\": 64,"
+                + "\"kv_transfer_params\":{\"remote_block_ids\": [1, 2], \"remote_host\": \"192.168.1.100\","
+                + " \"remote_port\": 5600} }");
+    }
+
+    @Test
+    void nixl_responseWithBlanksAround_embeddedAsTheValue() throws Exception {
+        byte[] response = "\n {\"id\":\"x\",\"kv_transfer_params\":null} \r\n".getBytes(StandardCharsets.UTF_8);
+        String decode = new String(adapter.decodeBody(request("nixl", "shfs"), null, response), StandardCharsets.UTF_8);
+        assertThat(decode).endsWith(",\"disagg_prefill_resp\":{\"id\":\"x\",\"kv_transfer_params\":null}}");
+    }
+
+    @Test
+    void shfsDecode_kvNull_clientBodyUnchanged() throws Exception {
+        byte[] decode = adapter.decodeBody(request(null, "shfs"), null,
+                "{\"id\":\"x\",\"kv_transfer_params\":null}".getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(decode, StandardCharsets.UTF_8)).isEqualTo(CLIENT);
+    }
+
+    @Test
+    void shfsDecode_kvAnArray_protocolErrorNamesTheKind() {
+        assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), null,
+                "{\"kv_transfer_params\":[1]}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(EngineProtocolException.class)
+                .hasMessage("prefill response kv_transfer_params is a JSON array, expected an object");
     }
 
     @ParameterizedTest(name = "label {0}, default {1} → {2}")

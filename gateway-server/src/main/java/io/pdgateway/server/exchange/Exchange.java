@@ -133,7 +133,7 @@ public final class Exchange {
         a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.decode(a.routed.admission().knobs(),
                 up.settings().upstream()), stream, why -> watchdogFired(a, why));
         OpenAiRequest request = clientBody.request();
-        LegRequest legs = new LegRequest(request.path(), request.raw(), request.body(), clientBody.admitted(),
+        LegRequest legs = new LegRequest(request.path(), request.raw(), clientBody.admitted(),
                 decision.prefill(), decision.target(), up.settings().engines().kvConnectorType(), requestId, null);
         if (adapter.prerequisite() == null) {
             runLegs(a, legs);

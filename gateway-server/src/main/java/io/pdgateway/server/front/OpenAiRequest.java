@@ -7,7 +7,7 @@ import io.pdgateway.engine.JsonBodies;
 /**
  * A validated OpenAI request. Only what routing reads was taken from the body when it was checked; the prompt text
  * and the body as a tree are made on first use, since most requests need neither (a standard pod gets {@link #raw()}
- * as sent, and only prefix-aware policies read the text). Used on one event loop at a time; a worker that measures
+ * as sent, PD legs are the raw bytes with top-level edits, and only prefix-aware policies read the text). Used on one event loop at a time; a worker that measures
  * the prompt is handed the request through the event loop's queue.
  */
 public final class OpenAiRequest {
@@ -74,7 +74,7 @@ public final class OpenAiRequest {
         return promptTokenIds;
     }
 
-    /** The body as a tree (key order kept, exact numbers), for the rewrites and templates that need one. */
+    /** The body as a tree (key order kept, exact numbers), for rendering a model's chat template over the messages. */
     public ObjectNode body() {
         ObjectNode tree = body;
         if (tree == null) {

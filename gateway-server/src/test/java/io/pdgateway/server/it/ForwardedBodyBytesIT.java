@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * What a pod receives of a client's body, over real sockets. A standard pod gets the client's bytes exactly as sent
  * (the gateway reads only what routing needs and never writes the body back): unicode raw and escaped, escapes,
  * numbers with exponents and 64-bit integers, duplicate keys, odd whitespace and a 200 KB prompt. A vLLM prefill/decode
- * pair's rewritten legs still carry every client field with its value, and the engine's own fields.
+ * pair's legs are the client's bytes with the engine's own fields edited in place or added last.
  */
 class ForwardedBodyBytesIT {
     /** Everything a rewrite through a tree or a re-serialiser would change. */
@@ -76,6 +76,14 @@ class ForwardedBodyBytesIT {
         assertThat(decode.get("seed").bigIntegerValue()).hasToString("9007199254740993");
         assertThat(decode.get("temperature").decimalValue()).hasToString("0.70");
         assertThat(decode.get("user").asText()).isEqualTo("second");
+        // Byte for byte: the legs are the client's bytes with the engine's members edited in place or added last.
+        String members = AWKWARD.substring(0, AWKWARD.lastIndexOf(" }  "));
+        assertThat(cluster.inferenceRequests("decode-0").get(0).body())
+                .startsWith(members + ",\"kv_transfer_params\":{").endsWith("} }  ");
+        assertThat(cluster.inferenceRequests("prefill-0").get(0).body())
+                .startsWith(AWKWARD.substring(0, AWKWARD.indexOf("\"max_tokens\":4")) + "\"max_tokens\":1,"
+                        + "\"stream\":false , \"logit_bias\":{\"50256\":-100},\"max_completion_tokens\":1,")
+                .endsWith("} }  ");
     }
 
     private static ObjectNode json(RecordedRequest request) throws Exception {
