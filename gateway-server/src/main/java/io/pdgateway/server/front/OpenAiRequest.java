@@ -7,8 +7,8 @@ import io.pdgateway.engine.JsonBodies;
 /**
  * A validated OpenAI request. Only what routing reads was taken from the body when it was checked; the prompt text
  * and the body as a tree are made on first use, since most requests need neither (a standard pod gets {@link #raw()}
- * as sent, PD legs are the raw bytes with top-level edits, and only prefix-aware policies read the text). Used on one event loop at a time; a worker that measures
- * the prompt is handed the request through the event loop's queue.
+ * as sent, PD legs are the raw bytes with top-level edits, and only prefix-aware policies read the text). Used on
+ * one event loop at a time; a worker that measures the prompt is handed the request through the event loop's queue.
  */
 public final class OpenAiRequest {
     private final String path;
