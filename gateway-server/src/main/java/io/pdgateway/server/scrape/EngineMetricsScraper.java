@@ -60,6 +60,8 @@ public final class EngineMetricsScraper implements AutoCloseable {
     private final Outcome outcome;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, CounterRate> generationRates = new ConcurrentHashMap<>();
+    /** Each engine's wanted sample names, built once instead of on every scrape. */
+    private final Map<EngineMetricNames, Set<String>> wanted = new ConcurrentHashMap<>();
     /** Pods whose last scrapes failed: how many in a row, and when to ask next. */
     private final Map<String, long[]> backoff = new ConcurrentHashMap<>();
     private ClusterSnapshot seen;
@@ -157,7 +159,8 @@ public final class EngineMetricsScraper implements AutoCloseable {
                         outcome.answered(pod);
                         long now = System.nanoTime();
                         String text = ar.result().toString(StandardCharsets.UTF_8);
-                        Map<String, Double> values = PrometheusText.sums(text, names.wanted());
+                        Map<String, Double> values = PrometheusText.sums(text,
+                                wanted.computeIfAbsent(names, EngineMetricNames::wanted));
                         store.put(pod.id(), toMetrics(pod, names, values, kvCapacityTokens(names, text, values), now));
                     } else {
                         failedScrape(pod, "scrape: " + ar.cause().getMessage());

@@ -14,22 +14,19 @@ public final class PrometheusText {
     private PrometheusText() {}
 
     /** Sum per wanted metric name; names with no valid sample are absent from the result. */
-    public static Map<String, Double> sums(CharSequence text, Set<String> wanted) {
+    public static Map<String, Double> sums(String text, Set<String> wanted) {
         Map<String, Double> sums = new HashMap<>();
         int length = text.length();
         int start = 0;
         while (start < length) {
-            int end = start;
-            while (end < length && text.charAt(end) != '\n') {
-                end++;
-            }
+            int end = lineEnd(text, start);
             readLine(text, start, end, wanted, sums);
             start = end + 1;
         }
         return sums;
     }
 
-    private static void readLine(CharSequence text, int start, int end, Set<String> wanted, Map<String, Double> sums) {
+    private static void readLine(String text, int start, int end, Set<String> wanted, Map<String, Double> sums) {
         while (start < end && Character.isWhitespace(text.charAt(start))) {
             start++;
         }
@@ -40,8 +37,8 @@ public final class PrometheusText {
         while (nameEnd < end && text.charAt(nameEnd) != '{' && !Character.isWhitespace(text.charAt(nameEnd))) {
             nameEnd++;
         }
-        String name = text.subSequence(start, nameEnd).toString();
-        if (!wanted.contains(name)) {
+        String name = wantedName(text, start, nameEnd, wanted);
+        if (name == null) {
             return;
         }
         int valueStart = nameEnd;
@@ -68,20 +65,37 @@ public final class PrometheusText {
         }
     }
 
+    /** Where the line starting at {@code start} ends: its newline, or the end of the text. */
+    private static int lineEnd(String text, int start) {
+        int newline = text.indexOf('\n', start);
+        return newline < 0 ? text.length() : newline;
+    }
+
+    /**
+     * The wanted name the text holds between {@code start} and {@code end}, or null. Compared in place: an exposition is
+     * mostly histogram buckets and other series nobody reads, and none of their names is worth a String.
+     */
+    private static String wantedName(String text, int start, int end, Set<String> wanted) {
+        int length = end - start;
+        for (String name : wanted) {
+            if (name.length() == length && text.startsWith(name, start)) {
+                return name;
+            }
+        }
+        return null;
+    }
+
     /**
      * The labels of the first sample of an info-style metric (e.g. vLLM's {@code cache_config_info}, whose value is 1
      * and whose labels carry the configuration), or an empty map when the text has no such sample.
      */
-    public static Map<String, String> labels(CharSequence text, String name) {
+    public static Map<String, String> labels(String text, String name) {
         int length = text.length();
         int start = 0;
         while (start < length) {
-            int end = start;
-            while (end < length && text.charAt(end) != '\n') {
-                end++;
-            }
+            int end = lineEnd(text, start);
             int nameEnd = start + name.length();
-            if (nameEnd < end && text.charAt(nameEnd) == '{' && text.subSequence(start, nameEnd).toString().equals(name)) {
+            if (nameEnd < end && text.charAt(nameEnd) == '{' && text.startsWith(name, start)) {
                 int close = closingBrace(text, nameEnd, end);
                 if (close > 0) {
                     return labelSet(text, nameEnd + 1, close - 1);

@@ -42,6 +42,22 @@ class PrometheusTextTest {
     }
 
     @Test
+    void namesMatchWhole_neverAPrefixOrAnExtension() {
+        String text = """
+                vllm:num_requests_waitin 100
+                vllm:num_requests_waiting_total 200
+                vllm:num_requests_waiting 4
+                vllm:cache_config_info_old{block_size="8",num_gpu_blocks="1"} 1
+                vllm:cache_config{block_size="32",num_gpu_blocks="2"} 1
+                vllm:cache_config_info{block_size="16",num_gpu_blocks="1000"} 1
+                """;
+        assertThat(PrometheusText.sums(text, EngineMetricNames.VLLM.wanted()))
+                .containsExactlyEntriesOf(Map.of("vllm:num_requests_waiting", 4.0));
+        assertThat(PrometheusText.labels(text, "vllm:cache_config_info"))
+                .isEqualTo(Map.of("block_size", "16", "num_gpu_blocks", "1000"));
+    }
+
+    @Test
     void counterRate_overAboutASecond_resetsOnRestart() {
         CounterRate rate = new CounterRate();
         assertThat(rate.add(0, 100)).isNaN();
