@@ -15,12 +15,17 @@ public interface EngineAdapter {
 
     /**
      * Checks, before any pod is selected, that this engine's PD protocol can carry the client's body (SGLang: a JSON
-     * object with each controlled top-level key at most once), and returns what the plan needs of it, parsed once
+     * object with each controlled top-level key at most once), and returns what the plan needs of it, read once
      * (handed back in {@link LegRequest#admitted()}), or null when the plan needs nothing more. A refusal's message
      * becomes the client's 400.
      */
-    default Object admit(byte[] body) throws EngineProtocolException {
+    default Object admit(TopLevelJson body) throws EngineProtocolException {
         return null;
+    }
+
+    /** {@link #admit(TopLevelJson)} of a body nobody has read yet. */
+    default Object admit(byte[] body) throws EngineProtocolException {
+        return admit(TopLevelJson.parse(body));
     }
 
     /** What the plan needs from the prefill pod before either leg is sent, or null when it needs nothing. */

@@ -44,35 +44,61 @@ public final class TopLevelJson {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new EngineProtocolException("expected a JSON object");
             }
-            int open = offset(parser);
-            List<String> names = new ArrayList<>();
-            List<Integer> keyStarts = new ArrayList<>();
-            List<Integer> valueStarts = new ArrayList<>();
+            Recorder recorder = new Recorder(body, parser);
             JsonToken token;
             while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
-                names.add(parser.currentName());
-                keyStarts.add(offset(parser));
-                parser.nextToken();
-                valueStarts.add(offset(parser));
+                recorder.member(parser);
                 parser.skipChildren();
             }
             if (token != JsonToken.END_OBJECT) {
                 throw new EngineProtocolException("invalid JSON object");
             }
-            int close = offset(parser);
+            TopLevelJson json = recorder.end(parser);
             if (parser.nextToken() != null) {
                 throw new EngineProtocolException("invalid JSON: content after the object");
             }
-            List<Member> members = new ArrayList<>(names.size());
-            for (int i = 0; i < names.size(); i++) {
-                int next = i + 1 < names.size() ? keyStarts.get(i + 1) : close;
-                members.add(new Member(names.get(i), keyStarts.get(i), valueStarts.get(i), valueEnd(body, next)));
-            }
-            return new TopLevelJson(body, open, members);
+            return json;
         } catch (JsonProcessingException e) {
             throw JsonBodies.refusal(e);
         } catch (IOException e) {
             throw new EngineProtocolException("unreadable JSON");
+        }
+    }
+
+    /**
+     * Notes where the members of an object are while another reader walks it with its own parser, so the walk that
+     * validates a body also yields its {@code TopLevelJson}, without a second pass over the bytes.
+     */
+    public static final class Recorder {
+        private final byte[] body;
+        private final int openBrace;
+        private final List<String> names = new ArrayList<>();
+        private final List<int[]> starts = new ArrayList<>();
+
+        /** @param parser created over {@code body}, at the object's START_OBJECT */
+        public Recorder(byte[] body, JsonParser parser) {
+            this.body = body;
+            this.openBrace = offset(parser);
+        }
+
+        /** At a top-level FIELD_NAME: reads the name and moves the parser to the member's value's first token. */
+        public JsonToken member(JsonParser parser) throws IOException {
+            names.add(parser.currentName());
+            int keyStart = offset(parser);
+            JsonToken value = parser.nextToken();
+            starts.add(new int[] {keyStart, offset(parser)});
+            return value;
+        }
+
+        /** At the object's END_OBJECT: the members seen. */
+        public TopLevelJson end(JsonParser parser) {
+            int close = offset(parser);
+            List<Member> members = new ArrayList<>(names.size());
+            for (int i = 0; i < names.size(); i++) {
+                int next = i + 1 < names.size() ? starts.get(i + 1)[0] : close;
+                members.add(new Member(names.get(i), starts.get(i)[0], starts.get(i)[1], valueEnd(body, next)));
+            }
+            return new TopLevelJson(body, openBrace, List.copyOf(members));
         }
     }
 

@@ -222,7 +222,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         adapter = admission.strategy().isPd() ? picker.upstreams().engines().forEngine(admission.model().engine()) : null;
         Object admittedBody;
         try {
-            admittedBody = adapter == null ? null : adapter.admit(request.raw());
+            admittedBody = adapter == null ? null : adapter.admit(request.members());
         } catch (EngineProtocolException e) {
             refuse(ApiError.of(400, "request body cannot be routed to " + adapter.engine() + " prefill/decode pods: "
                     + e.getMessage(), "invalid_request_body"));

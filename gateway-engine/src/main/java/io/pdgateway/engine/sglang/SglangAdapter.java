@@ -63,17 +63,17 @@ public final class SglangAdapter implements EngineAdapter {
 
     /** The body's top-level members, each controlled key at most once, and a usable rid if the client sent one. */
     @Override
-    public TopLevelJson admit(byte[] body) throws EngineProtocolException {
-        TopLevelJson parsed = TopLevelJson.parse(body).requireUnique(CONTROLLED_KEYS);
-        clientRid(parsed);
-        return parsed;
+    public TopLevelJson admit(TopLevelJson body) throws EngineProtocolException {
+        body.requireUnique(CONTROLLED_KEYS);
+        clientRid(body);
+        return body;
     }
 
     @Override
     public LegPlan plan(LegRequest request) throws EngineProtocolException {
         // Edits accumulate on a TopLevelJson: a retry plans from a fresh copy of the one admission parsed.
         TopLevelJson client = request.admitted() instanceof TopLevelJson admitted ? admitted.copy()
-                : admit(request.raw());
+                : admit(TopLevelJson.parse(request.raw()));
         long room = nextRoom();
         String rid = clientRid(client);
         if (rid == null) {

@@ -63,8 +63,8 @@ public final class TrtllmAdapter implements EngineAdapter {
     }
 
     @Override
-    public TopLevelJson admit(byte[] body) throws EngineProtocolException {
-        return TopLevelJson.parse(body).requireUnique(CONTROLLED_KEYS);
+    public TopLevelJson admit(TopLevelJson body) throws EngineProtocolException {
+        return body.requireUnique(CONTROLLED_KEYS);
     }
 
     /** generation_first needs the context worker's /server_info before either leg is sent. */
@@ -136,7 +136,8 @@ public final class TrtllmAdapter implements EngineAdapter {
 
     /** A fresh copy of the body admission parsed (edits accumulate on a TopLevelJson), or a parse of the raw body. */
     private TopLevelJson admitted(LegRequest request) throws EngineProtocolException {
-        return request.admitted() instanceof TopLevelJson admitted ? admitted.copy() : admit(request.raw());
+        return request.admitted() instanceof TopLevelJson admitted ? admitted.copy()
+                : admit(TopLevelJson.parse(request.raw()));
     }
 
     private static ObjectNode params(String requestType, long id) {

@@ -52,8 +52,8 @@ public final class VllmAdapter implements EngineAdapter {
 
     /** The body's top-level members, read once at admission for both legs' edits. */
     @Override
-    public TopLevelJson admit(byte[] body) throws EngineProtocolException {
-        return TopLevelJson.parse(body);
+    public TopLevelJson admit(TopLevelJson body) {
+        return body;
     }
 
     @Override
@@ -88,7 +88,8 @@ public final class VllmAdapter implements EngineAdapter {
 
     /** A fresh copy of the body admission read (edits accumulate on a TopLevelJson), or a read of the raw body. */
     private TopLevelJson client(LegRequest request) throws EngineProtocolException {
-        return request.admitted() instanceof TopLevelJson admitted ? admitted.copy() : admit(request.raw());
+        return request.admitted() instanceof TopLevelJson admitted ? admitted.copy()
+                : TopLevelJson.parse(request.raw());
     }
 
     private static TopLevelJson withoutKvLocation(TopLevelJson body) {

@@ -192,7 +192,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         EngineAdapter adapter = admission.strategy().isPd() ? up.engines().forEngine(admission.model().engine()) : null;
         Object admittedBody;
         try {
-            admittedBody = adapter == null ? null : adapter.admit(request.raw());
+            admittedBody = adapter == null ? null : adapter.admit(request.members());
         } catch (EngineProtocolException e) {
             // Reference §1.1: the engine's refusal of a body its PD protocol cannot carry, before any pod is chosen.
             ApiError refused = ApiError.of(400, "request body cannot be routed to " + adapter.engine()

@@ -3,6 +3,7 @@ package io.pdgateway.server.front;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.TopLevelJson;
 
 /**
  * A validated OpenAI request. Only what routing reads was taken from the body when it was checked; the prompt text
@@ -19,15 +20,18 @@ public final class OpenAiRequest {
     private final int promptTokenIds;
     private volatile String promptText;
     private volatile ObjectNode body;
+    /** The body's top-level members as the validating scan found them, or null (then read from {@code raw}). */
+    private final TopLevelJson members;
 
     /**
      * @param raw the client's exact body bytes (valid JSON, checked): forwarded unchanged wherever no rewrite is needed
      * @param promptText the prompt text when already built, else null (built from {@code raw} on first use)
      * @param promptLength the length of the prompt text in characters
      * @param promptTokenIds the prompt's length when the client sent token ids instead of text, else -1
+     * @param members {@code raw}'s top-level members if already read, else null
      */
     OpenAiRequest(String path, byte[] raw, String model, boolean stream, String promptText, int promptLength,
-            int promptTokenIds) {
+            int promptTokenIds, TopLevelJson members) {
         this.path = path;
         this.raw = raw;
         this.model = model;
@@ -35,6 +39,7 @@ public final class OpenAiRequest {
         this.promptText = promptText;
         this.promptLength = promptLength;
         this.promptTokenIds = promptTokenIds;
+        this.members = members;
     }
 
     public String path() {
@@ -72,6 +77,21 @@ public final class OpenAiRequest {
     /** The prompt's length when the client sent token ids instead of text, else -1. */
     public int promptTokenIds() {
         return promptTokenIds;
+    }
+
+    /**
+     * The body's top-level members with no edits yet, for an engine adapter's PD legs: the validating scan noted them,
+     * so the body is not read again.
+     */
+    public TopLevelJson members() {
+        if (members != null) {
+            return members.copy();
+        }
+        try {
+            return TopLevelJson.parse(raw);
+        } catch (EngineProtocolException e) {
+            throw new IllegalStateException("a validated body no longer parses", e);
+        }
     }
 
     /** The body as a tree (key order kept, exact numbers), for rendering a model's chat template over the messages. */

@@ -64,7 +64,7 @@ public final class OpenAiRequestParser {
             throw reject(prompt.invalid, chat ? "messages" : "prompt");
         }
         OpenAiRequest request = new OpenAiRequest(path, raw, body.model, body.streamValue, null, prompt.length,
-                prompt.tokenIds);
+                prompt.tokenIds, body.members);
         return body.kvLocation ? withoutKvLocation(request) : request;
     }
 
@@ -98,7 +98,7 @@ public final class OpenAiRequestParser {
                     "invalid_json"));
         }
         return new OpenAiRequest(request.path(), raw, request.model(), request.stream(), null, request.promptLength(),
-                request.promptTokenIds());
+                request.promptTokenIds(), null);
     }
 
     /**

@@ -7,15 +7,17 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.TopLevelJson;
 import java.io.IOException;
 
 /**
  * One streaming pass over a client body that checks it is a single valid JSON object, exactly as the tree parser
  * would (every number read as the tree reads it, nesting bounded, nothing after the object), and keeps only what
  * routing reads: the model, stream, whether a KV-location field is present, and the prompt's length in characters (or
- * its text, when asked). Nothing else is materialised: the body's other strings are checked and skipped, never built,
- * and no tree is made. A repeated key counts with its last value, as in the tree. Field errors are kept, not thrown,
- * and reported after the whole body parsed, so that a syntax error anywhere wins as it did with the tree.
+ * its text, when asked), and where each top-level member lies ({@link TopLevelJson}, for the PD legs' edits). Nothing
+ * else is materialised: the body's other strings are checked and skipped, never built, and no tree is made. A repeated
+ * key counts with its last value, as in the tree. Field errors are kept, not thrown, and reported after the whole body
+ * parsed, so that a syntax error anywhere wins as it did with the tree.
  */
 final class RequestBodyScan {
     /** Reads one value of a body being scanned as a tree: the body's own end is checked by the scan, not here. */
@@ -30,6 +32,8 @@ final class RequestBodyScan {
     boolean kvLocation;
     /** The last messages (chat) or prompt (completions) seen, as the prompt it makes. */
     Prompt prompt;
+    /** The body's top-level members, noted on the way. */
+    TopLevelJson members;
 
     /** A chat's messages or a completion's prompt, read as the prompt text routing counts. */
     static final class Prompt {
@@ -75,10 +79,13 @@ final class RequestBodyScan {
                 }
                 throw new EngineProtocolException("expected a JSON object");
             }
-            JsonToken token;
-            while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
-                scan.member(p, p.currentName());
+            TopLevelJson.Recorder recorder = new TopLevelJson.Recorder(raw, p);
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                scan.member(p, name, recorder.member(p));
             }
+            // The loop ended at the object's end (a syntax error throws): what the PD legs' edits start from.
+            scan.members = recorder.end(p);
             requireEnd(p);
         } catch (TrailingContent e) {
             throw e.refusal;
@@ -92,8 +99,7 @@ final class RequestBodyScan {
         return scan;
     }
 
-    private void member(JsonParser p, String name) throws IOException {
-        JsonToken value = p.nextToken();
+    private void member(JsonParser p, String name, JsonToken value) throws IOException {
         if ("model".equals(name)) {
             modelPresent = true;
             model = value == JsonToken.VALUE_STRING ? p.getText() : null;

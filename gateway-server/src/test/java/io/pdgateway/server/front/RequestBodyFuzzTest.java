@@ -15,6 +15,7 @@ import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
+import io.pdgateway.engine.TopLevelJson;
 import io.pdgateway.engine.trtllm.TrtServerInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -114,6 +115,10 @@ class RequestBodyFuzzTest {
         for (String field : OpenAiRequestParser.KV_LOCATION_FIELDS) {
             assertThat(sent.has(field)).as(field + " in the bytes").isFalse();
         }
+        // The members the validating scan noted are the ones a parse of the bytes finds: edits give the same bytes.
+        assertThat(new String(request.members().remove("model").set("stream", false).toBytes(), StandardCharsets.UTF_8))
+                .isEqualTo(new String(members(request.raw()).remove("model").set("stream", false).toBytes(),
+                        StandardCharsets.UTF_8));
         LegRequest legs = new LegRequest(path, request.raw(), null, PREFILL, DECODE, "shfs", "req-1", null);
         runSequential(vllm, legs, fuzzer.prefillResponse(VLLM_PREFILL_ANSWER), VLLM_PREFILL_KEYS, VLLM_DECODE_KEYS);
         LegPlan plan = plan(sglang, legs);
@@ -129,6 +134,14 @@ class RequestBodyFuzzTest {
             assertUntouched(request.raw(), plan.decodeBody(), TRT_DECODE_KEYS);
         }
         return true;
+    }
+
+    private static TopLevelJson members(byte[] raw) {
+        try {
+            return TopLevelJson.parse(raw);
+        } catch (EngineProtocolException e) {
+            throw new AssertionError("the parser's bytes are not a JSON object: " + e.getMessage(), e);
+        }
     }
 
     private static com.fasterxml.jackson.databind.node.ObjectNode reparse(byte[] raw) {
