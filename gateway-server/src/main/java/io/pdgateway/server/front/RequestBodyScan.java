@@ -23,6 +23,7 @@ final class RequestBodyScan {
     /** Reads one value of a body being scanned as a tree: the body's own end is checked by the scan, not here. */
     private static final ObjectReader TREE = JsonBodies.mapper().reader()
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private final byte[] raw;
     final boolean chat;
     final boolean collectText;
     String model;
@@ -62,14 +63,20 @@ final class RequestBodyScan {
         }
     }
 
-    private RequestBodyScan(boolean chat, boolean collectText) {
+    private RequestBodyScan(byte[] raw, boolean chat, boolean collectText) {
+        this.raw = raw;
         this.chat = chat;
         this.collectText = collectText;
     }
 
+    /** The current string token's length in chars, counted on its bytes ({@link JsonStringLength}). */
+    private int textLength(JsonParser p) {
+        return JsonStringLength.of(raw, (int) p.currentTokenLocation().getByteOffset());
+    }
+
     /** Scans the body; throws the refusal of JSON that is invalid or not an object. */
     static RequestBodyScan scan(byte[] raw, boolean chat, boolean collectText) throws EngineProtocolException {
-        RequestBodyScan scan = new RequestBodyScan(chat, collectText);
+        RequestBodyScan scan = new RequestBodyScan(raw, chat, collectText);
         try (JsonParser p = JsonBodies.mapper().getFactory().createParser(raw)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT) {
@@ -147,7 +154,7 @@ final class RequestBodyScan {
                     contentLength = -1;
                 } else if (field == JsonToken.VALUE_STRING) {
                     content = collectText ? p.getText() : null;
-                    contentLength = collectText ? content.length() : p.getTextLength();
+                    contentLength = collectText ? content.length() : textLength(p);
                 } else {
                     content = TREE.readTree(p).toString(); // structured content counts as its JSON text
                     contentLength = content.length();
@@ -169,7 +176,7 @@ final class RequestBodyScan {
             prompt.invalid = "\"prompt\" is required";
         } else if (value == JsonToken.VALUE_STRING) {
             String text = collectText ? p.getText() : null;
-            prompt.append(text, collectText ? text.length() : p.getTextLength());
+            prompt.append(text, collectText ? text.length() : textLength(p));
         } else if (value == JsonToken.START_ARRAY) {
             JsonToken part = p.nextToken();
             if (part != null && part.isNumeric()) {
@@ -186,7 +193,7 @@ final class RequestBodyScan {
                     skip(p, part);
                 } else if (prompt.invalid == null) {
                     String text = collectText ? p.getText() : null;
-                    prompt.append(text, collectText ? text.length() : p.getTextLength());
+                    prompt.append(text, collectText ? text.length() : textLength(p));
                 }
             }
         } else {
