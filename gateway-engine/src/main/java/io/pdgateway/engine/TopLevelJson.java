@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,33 +28,56 @@ public final class TopLevelJson {
     private record Member(String name, int keyStart, int valueStart, int valueEnd) {}
 
     private final byte[] source;
+    /** Where the object's bytes start and end in {@code source}: the whole array for a body, the value for a member. */
+    private final int start;
+    private final int end;
     private final int openBrace;
     private final List<Member> members;
+    /** Members whose object values were read in the same pass ({@link #parse(byte[], Set)}), by name. */
+    private final Map<String, TopLevelJson> objects;
     private final Map<String, byte[]> sets = new LinkedHashMap<>();
     private final Set<String> removals = new HashSet<>();
 
-    private TopLevelJson(byte[] source, int openBrace, List<Member> members) {
+    private TopLevelJson(byte[] source, int start, int end, int openBrace, List<Member> members,
+            Map<String, TopLevelJson> objects) {
         this.source = source;
+        this.start = start;
+        this.end = end;
         this.openBrace = openBrace;
         this.members = members;
+        this.objects = objects;
     }
 
     /** Reads the members of a JSON object; fails on invalid JSON, a non-object, or anything after the object. */
     public static TopLevelJson parse(byte[] body) throws EngineProtocolException {
+        return parse(body, Set.of());
+    }
+
+    /**
+     * As {@link #parse(byte[])}, and the members of the named members' object values too, in the same pass
+     * ({@link #object}): an engine's answer whose one object the gateway edits is read once, however large it is.
+     */
+    public static TopLevelJson parse(byte[] body, Set<String> objectMembers) throws EngineProtocolException {
         try (JsonParser parser = JsonBodies.mapper().getFactory().createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new EngineProtocolException("expected a JSON object");
             }
             Recorder recorder = new Recorder(body, parser);
+            Map<String, TopLevelJson> objects = new HashMap<>();
             JsonToken token;
             while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
-                recorder.member(parser);
-                parser.skipChildren();
+                String name = parser.currentName();
+                if (recorder.member(parser) == JsonToken.START_OBJECT && objectMembers.contains(name)) {
+                    objects.put(name, nested(body, parser));
+                } else {
+                    objects.remove(name); // a repeated member counts with its last value
+                    parser.skipChildren();
+                }
             }
             if (token != JsonToken.END_OBJECT) {
                 throw new EngineProtocolException("invalid JSON object");
             }
-            TopLevelJson json = recorder.end(parser);
+            TopLevelJson json = recorder.end(parser, objects);
             if (parser.nextToken() != null) {
                 throw new EngineProtocolException("invalid JSON: content after the object");
             }
@@ -63,6 +87,16 @@ public final class TopLevelJson {
         } catch (IOException e) {
             throw new EngineProtocolException("unreadable JSON");
         }
+    }
+
+    /** The object value the parser is at the start of, read member by member; the parser ends at its END_OBJECT. */
+    private static TopLevelJson nested(byte[] body, JsonParser parser) throws IOException {
+        Recorder recorder = new Recorder(body, parser);
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            recorder.member(parser);
+            parser.skipChildren();
+        }
+        return recorder.value(parser);
     }
 
     /**
@@ -90,15 +124,28 @@ public final class TopLevelJson {
             return value;
         }
 
-        /** At the object's END_OBJECT: the members seen. */
+        /** At the body's END_OBJECT: the members seen. */
         public TopLevelJson end(JsonParser parser) {
+            return end(parser, Map.of());
+        }
+
+        private TopLevelJson end(JsonParser parser, Map<String, TopLevelJson> objects) {
+            return new TopLevelJson(body, 0, body.length, openBrace, members(offset(parser)), Map.copyOf(objects));
+        }
+
+        /** At a member's object value's END_OBJECT: that value, from its brace to its brace. */
+        private TopLevelJson value(JsonParser parser) {
             int close = offset(parser);
+            return new TopLevelJson(body, openBrace, close + 1, openBrace, members(close), Map.of());
+        }
+
+        private List<Member> members(int close) {
             List<Member> members = new ArrayList<>(names.size());
             for (int i = 0; i < names.size(); i++) {
                 int next = i + 1 < names.size() ? starts.get(i + 1)[0] : close;
                 members.add(new Member(names.get(i), starts.get(i)[0], starts.get(i)[1], valueEnd(body, next)));
             }
-            return new TopLevelJson(body, openBrace, List.copyOf(members));
+            return List.copyOf(members);
         }
     }
 
@@ -127,7 +174,7 @@ public final class TopLevelJson {
 
     /** The same body with no edits yet: another leg's edits over one parse. */
     public TopLevelJson copy() {
-        return new TopLevelJson(source, openBrace, members);
+        return new TopLevelJson(source, start, end, openBrace, members, objects);
     }
 
     /** Fails naming the first of {@code keys} that appears more than once: which of two values counts is ambiguous. */
@@ -149,6 +196,15 @@ public final class TopLevelJson {
     public byte[] rawValue(String name) {
         Member member = last(name);
         return member == null ? null : java.util.Arrays.copyOfRange(source, member.valueStart(), member.valueEnd());
+    }
+
+    /**
+     * The member's object value with no edits yet, when {@link #parse(byte[], Set)} was asked for it and its (last)
+     * value is an object; else null.
+     */
+    public TopLevelJson object(String name) {
+        TopLevelJson value = objects.get(name);
+        return value == null ? null : value.copy();
     }
 
     private Member last(String name) {
@@ -196,7 +252,7 @@ public final class TopLevelJson {
 
     /** Writes the edited object to {@code out} (or only counts its bytes); returns how many. */
     private int write(Sink out) {
-        out.copy(source, 0, openBrace + 1);
+        out.copy(source, start, openBrace + 1 - start);
         Set<String> written = new HashSet<>();
         boolean first = true;
         for (int i = 0; i < members.size(); i++) {
@@ -228,7 +284,7 @@ public final class TopLevelJson {
         }
         // What follows the last member as sent: blanks, the closing brace, trailing blanks.
         int tail = members.isEmpty() ? openBrace + 1 : members.get(members.size() - 1).valueEnd();
-        out.copy(source, tail, source.length - tail);
+        out.copy(source, tail, end - tail);
         return out.size;
     }
 

@@ -81,6 +81,29 @@ class TopLevelJsonTest {
     }
 
     @Test
+    void objectMember_readInTheSamePass_editsToItsOwnBytes() throws Exception {
+        TopLevelJson answer = TopLevelJson.parse(bytes("{\"id\":1, \"kv\" : { \"host\": \"a\", \"ids\": [1, 2] } ,"
+                + "\"n\":{\"x\":1}}\n"), java.util.Set.of("kv"));
+        assertThat(new String(answer.object("kv").set("host", "b").toBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("{ \"host\": \"b\", \"ids\": [1, 2] }");
+        assertThat(new String(answer.object("kv").remove("ids").set("port", 5).toBytes(), StandardCharsets.UTF_8))
+                .as("each object() is a fresh copy").isEqualTo("{ \"host\": \"a\",\"port\":5 }");
+        assertThat(answer.object("n")).as("not asked for").isNull();
+        assertThat(new String(answer.toBytes(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":1, \"kv\" : { \"host\": "
+                + "\"a\", \"ids\": [1, 2] } ,\"n\":{\"x\":1}}\n");
+    }
+
+    @Test
+    void objectMember_theLastValueCounts_andOnlyAnObject() throws Exception {
+        java.util.Set<String> kv = java.util.Set.of("kv");
+        assertThat(TopLevelJson.parse(bytes("{\"kv\":{\"a\":1},\"kv\":null}"), kv).object("kv")).isNull();
+        assertThat(TopLevelJson.parse(bytes("{\"kv\":[1]}"), kv).object("kv")).isNull();
+        assertThat(TopLevelJson.parse(bytes("{\"x\":2}"), kv).object("kv")).isNull();
+        assertThat(new String(TopLevelJson.parse(bytes("{\"kv\":7,\"kv\":{\"a\":1}}"), kv).object("kv").toBytes(),
+                StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+    }
+
+    @Test
     void rawValue_isTheValueAsSent() throws Exception {
         TopLevelJson json = TopLevelJson.parse(bytes("{\"messages\": [ {\"content\":\"hi\"} ] ,\"n\":1}"));
         assertThat(new String(json.rawValue("messages"), StandardCharsets.UTF_8)).isEqualTo("[ {\"content\":\"hi\"} ]");

@@ -26,6 +26,7 @@ public final class VllmAdapter implements EngineAdapter {
     static final String KV_TRANSFER_PARAMS = "kv_transfer_params";
     static final String DISAGG_PREFILL_RESP = "disagg_prefill_resp";
     static final String REMOTE_HOST = "remote_host";
+    private static final java.util.Set<String> KV_OBJECT = java.util.Set.of(KV_TRANSFER_PARAMS);
 
     /**
      * What a prefill leg with the shfs connector asks for: keep the KV for a remote decode and say where it is. Written
@@ -67,23 +68,24 @@ public final class VllmAdapter implements EngineAdapter {
 
     @Override
     public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
-        TopLevelJson response = TopLevelJson.parse(prefillResponse);
+        // One pass over the answer, kv_transfer_params' members included: it lists a block id per 16 prompt tokens.
+        TopLevelJson response = TopLevelJson.parse(prefillResponse, KV_OBJECT);
         TopLevelJson body = withoutKvLocation(client(request));
         if (connector(request) == KvConnector.NIXL) {
             return body.setRaw(DISAGG_PREFILL_RESP, trimmed(prefillResponse)).toBytes();
+        }
+        TopLevelJson params = response.object(KV_TRANSFER_PARAMS);
+        if (params != null) {
+            // The engine reports the address it knows itself by; the gateway knows the one the decode pod can reach.
+            return body.setRaw(KV_TRANSFER_PARAMS, params.set(REMOTE_HOST, request.prefill().ip()).toBytes()).toBytes();
         }
         byte[] kv = response.rawValue(KV_TRANSFER_PARAMS);
         if (kv == null || kv[0] == 'n') { // absent or null: a value starting with n can only be null
             // Upstream behaviour: the decode pod then recomputes the prompt; slower, not wrong.
             return body.toBytes();
         }
-        if (kv[0] != '{') {
-            throw new EngineProtocolException("prefill response kv_transfer_params is a JSON "
-                    + JsonBodies.kind(JsonBodies.parse(kv)) + ", expected an object");
-        }
-        // The engine reports the address it knows itself by; the gateway knows the one the decode pod can reach.
-        byte[] params = TopLevelJson.parse(kv).set(REMOTE_HOST, request.prefill().ip()).toBytes();
-        return body.setRaw(KV_TRANSFER_PARAMS, params).toBytes();
+        throw new EngineProtocolException("prefill response kv_transfer_params is a JSON "
+                + JsonBodies.kind(JsonBodies.parse(kv)) + ", expected an object");
     }
 
     /** A fresh copy of the body admission read (edits accumulate on a TopLevelJson), or a read of the raw body. */
