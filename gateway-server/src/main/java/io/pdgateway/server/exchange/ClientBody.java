@@ -3,10 +3,10 @@ package io.pdgateway.server.exchange;
 import io.pdgateway.server.front.OpenAiRequest;
 
 /**
- * The client's body as an exchange's legs are built from it: the request (its bytes, and its tree once a PD plan parsed
- * it) and what the engine adapter's admission parsed of it. Kept only while another leg or another attempt may still be
- * built from them; a held stream then needs none of it, and 10,000 held streams kept each its body, its tree and the
- * plan's leg bodies (issue 16). On the exchange's event loop only.
+ * The client's body as an exchange's legs are built from it: the request (its bytes and the top-level members its scan
+ * noted) and what the engine adapter's admission made of it. Kept only while another leg or another attempt may still
+ * be built from them; a held stream then needs none of it, and 10,000 held streams kept each its body, a tree of it and
+ * the plan's leg bodies (issue 16). On the exchange's event loop only.
  */
 final class ClientBody {
     private OpenAiRequest request;
