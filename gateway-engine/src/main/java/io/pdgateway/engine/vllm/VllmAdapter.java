@@ -9,6 +9,7 @@ import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.PrefillBodies;
 import io.pdgateway.engine.TopLevelJson;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 
 /**
  * vLLM disaggregated prefill (reference §1.2): prefill first with max_tokens 1, then the client's own body to the
@@ -26,7 +27,7 @@ public final class VllmAdapter implements EngineAdapter {
     static final String KV_TRANSFER_PARAMS = "kv_transfer_params";
     static final String DISAGG_PREFILL_RESP = "disagg_prefill_resp";
     static final String REMOTE_HOST = "remote_host";
-    private static final java.util.Set<String> KV_OBJECT = java.util.Set.of(KV_TRANSFER_PARAMS);
+    private static final Set<String> KV_OBJECT = Set.of(KV_TRANSFER_PARAMS);
 
     /**
      * What a prefill leg with the shfs connector asks for: keep the KV for a remote decode and say where it is. Written
