@@ -23,11 +23,6 @@ public interface EngineAdapter {
         return null;
     }
 
-    /** {@link #admit(TopLevelJson)} of a body nobody has read yet. */
-    default Object admit(byte[] body) throws EngineProtocolException {
-        return admit(TopLevelJson.parse(body));
-    }
-
     /** What the plan needs from the prefill pod before either leg is sent, or null when it needs nothing. */
     default PodPrerequisite prerequisite() {
         return null;

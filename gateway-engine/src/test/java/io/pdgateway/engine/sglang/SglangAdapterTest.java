@@ -152,12 +152,14 @@ class SglangAdapterTest {
         "[{\"model\":\"m\"}]"})
     void validate_refusesBeforeSelection(String body) {
         assertThatThrownBy(() -> new SglangAdapter(new SplittableRandom(1))
-                .admit(body.getBytes(StandardCharsets.UTF_8))).isInstanceOf(EngineProtocolException.class);
+                .admit(TopLevelJson.parse(body.getBytes(StandardCharsets.UTF_8))))
+                .isInstanceOf(EngineProtocolException.class);
     }
 
     @Test
     void validate_otherDuplicateKeysAllowed() throws Exception {
         new SglangAdapter(new SplittableRandom(1))
-                .admit("{\"model\":\"m\",\"user\":\"a\",\"user\":\"b\"}".getBytes(StandardCharsets.UTF_8));
+                .admit(TopLevelJson.parse("{\"model\":\"m\",\"user\":\"a\",\"user\":\"b\"}"
+                        .getBytes(StandardCharsets.UTF_8)));
     }
 }

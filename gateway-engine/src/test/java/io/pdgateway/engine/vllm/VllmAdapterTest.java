@@ -9,6 +9,7 @@ import io.pdgateway.core.model.PodRole;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegRequest;
+import io.pdgateway.engine.TopLevelJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,8 +38,8 @@ class VllmAdapterTest {
 
     private LegRequest request(String client, String connectorLabel, String gatewayDefault) throws Exception {
         byte[] raw = client.getBytes(StandardCharsets.UTF_8);
-        return new LegRequest("/v1/chat/completions", raw, adapter.admit(raw), prefill(connectorLabel), DECODE,
-                gatewayDefault, "req-1", null);
+        return new LegRequest("/v1/chat/completions", raw, adapter.admit(TopLevelJson.parse(raw)),
+                prefill(connectorLabel), DECODE, gatewayDefault, "req-1", null);
     }
 
     private static JsonNode json(byte[] body) throws Exception {

@@ -1,9 +1,5 @@
 package io.pdgateway.server.front;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * The length in UTF-16 code units (Java chars) of a JSON string, counted over its UTF-8 bytes as sent: what the
  * parser's text would measure, without decoding the text into chars. A 200 KB prompt is counted in one pass over its
@@ -22,23 +18,11 @@ final class JsonStringLength {
         }
     }
 
-    /** Eight bytes at a time, in any byte order: each byte is tested on its own. */
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long QUOTES = '"' * ONES;
-    private static final long BACKSLASHES = '\\' * ONES;
-
     private JsonStringLength() {}
 
-    /** Eight bytes that are all plain ASCII: no high bit, no quote, no backslash (SWAR zero-byte tests). */
-    private static boolean plain(long bytes) {
-        return ((bytes | hasZeroByte(bytes ^ QUOTES) | hasZeroByte(bytes ^ BACKSLASHES)) & HIGH_BITS) == 0;
-    }
-
-    /** The high bit of each byte of {@code v} that is zero is set (bytes above a zero one may be set too). */
-    private static long hasZeroByte(long v) {
-        return (v - ONES) & ~v & HIGH_BITS;
+    /** Eight bytes that are all plain ASCII: no high bit, no quote, no backslash. */
+    private static boolean plain(long word) {
+        return EightBytes.ascii(word | EightBytes.equalTo(word, '"') | EightBytes.equalTo(word, '\\'));
     }
 
     /** @param quote the index of the string's opening quote in {@code json} */
@@ -48,7 +32,7 @@ final class JsonStringLength {
         while (i < json.length) {
             // A run of plain ASCII, one unit a byte: most of a prompt, so it gets the tightest loop.
             int run = i;
-            while (i + Long.BYTES <= json.length && plain((long) LONGS.get(json, i))) {
+            while (i + Long.BYTES <= json.length && plain(EightBytes.at(json, i))) {
                 i += Long.BYTES;
             }
             while (i < json.length && PLAIN[json[i] & 0xFF]) {

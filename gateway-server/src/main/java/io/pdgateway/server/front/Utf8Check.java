@@ -1,19 +1,12 @@
 package io.pdgateway.server.front;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * RFC 3629 UTF-8 validity, byte by byte without decoding: the same sequences Java's strict decoder refuses (overlong
  * forms, surrogates, code points past U+10FFFF, truncated or stray continuation bytes). ASCII, nearly every byte of a
- * prompt, is checked eight bytes at a time. The decoder it replaces allocated an 8 KB char buffer per request (issue 16's profile).
+ * prompt, is checked eight bytes at a time. The decoder it replaces allocated an 8 KB char buffer per request (issue
+ * 16's profile).
  */
 final class Utf8Check {
-    /** Eight bytes at a time, in any byte order: only their high bits are looked at. */
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long HIGH_BITS = 0x8080808080808080L;
-
     private Utf8Check() {}
 
     /** The index of the first byte of the first invalid sequence, or -1 when every byte is valid UTF-8. */
@@ -21,7 +14,7 @@ final class Utf8Check {
         int i = 0;
         int n = bytes.length;
         while (i < n) {
-            if (i + Long.BYTES <= n && ((long) LONGS.get(bytes, i) & HIGH_BITS) == 0) {
+            if (i + Long.BYTES <= n && EightBytes.ascii(EightBytes.at(bytes, i))) {
                 i += Long.BYTES; // eight ASCII bytes
                 continue;
             }

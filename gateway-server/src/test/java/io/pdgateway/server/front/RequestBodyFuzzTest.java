@@ -155,7 +155,7 @@ class RequestBodyFuzzTest {
     /** Validation and planning: a plan, or null after the documented refusal. */
     private static LegPlan plan(EngineAdapter adapter, LegRequest legs) {
         try {
-            adapter.admit(legs.raw());
+            adapter.admit(TopLevelJson.parse(legs.raw()));
             LegPlan plan = adapter.plan(legs);
             assertJsonObject(plan.prefillBody());
             if (plan.decodeBody() != null) {
