@@ -114,12 +114,8 @@ final class BenchModel {
     /** The prompt's block hashes as the server computes them with the character tokenizer: 4 bytes a token. */
     private long[] hash(String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        int[] tokens = new int[bytes.length / 4];
-        for (int i = 0; i < tokens.length; i++) {
-            tokens[i] = (bytes[4 * i] & 0xff) << 24 | (bytes[4 * i + 1] & 0xff) << 16 | (bytes[4 * i + 2] & 0xff) << 8
-                    | bytes[4 * i + 3] & 0xff;
-        }
-        return BlockHasher.chain(BlockHasher.seed(name), tokens, tokens.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
+        return BlockHasher.chainOfWords(BlockHasher.seed(name), bytes, bytes.length / 4,
+                BlockHasher.DEFAULT_BLOCK_TOKENS);
     }
 
     private Pod pod(String podName, PodRole role, String roleset, int i) {

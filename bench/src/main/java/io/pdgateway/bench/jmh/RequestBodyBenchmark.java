@@ -1,8 +1,12 @@
 package io.pdgateway.bench.jmh;
 
+import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.config.GatewaySettings;
+import io.pdgateway.core.config.PrefixTokenizerType;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodRole;
+import io.pdgateway.core.session.PromptFeatures;
+import io.pdgateway.core.session.PromptNeeds;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.engine.EngineProtocolException;
@@ -10,6 +14,7 @@ import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.front.OpenAiRequestParser;
+import io.pdgateway.server.routing.PromptMeasurer;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.Map;
@@ -42,6 +47,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(2)
 public class RequestBodyBenchmark {
     private static final String CHAT = "/v1/chat/completions";
+    private static final PromptMeasurer HASHES = new PromptMeasurer(PrefixTokenizerType.CHARACTER,
+            BlockHasher.DEFAULT_BLOCK_TOKENS);
+    private static final PromptNeeds BLOCK_HASHES = new PromptNeeds(false, true);
 
     @Param({"1000", "200000"})
     int promptBytes;
@@ -88,6 +96,12 @@ public class RequestBodyBenchmark {
     @Benchmark
     public OpenAiRequest front() throws OpenAiRequestParser.Rejected {
         return OpenAiRequestParser.parse(CHAT, body);
+    }
+
+    /** The front's scan, then the prompt's prefix-block hashes as the cache-aware policies read them. */
+    @Benchmark
+    public PromptFeatures prefixHashes() throws OpenAiRequestParser.Rejected {
+        return HASHES.measure(OpenAiRequestParser.parse(CHAT, body), BLOCK_HASHES);
     }
 
     @Benchmark

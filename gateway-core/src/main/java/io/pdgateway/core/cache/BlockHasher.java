@@ -1,5 +1,8 @@
 package io.pdgateway.core.cache;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,6 +18,7 @@ public final class BlockHasher {
     /** vLLM's default KV block size, in tokens (the engines' prefix caches work in blocks of this many tokens). */
     public static final int DEFAULT_BLOCK_TOKENS = 16;
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     private BlockHasher() {}
 
@@ -42,6 +46,25 @@ public final class BlockHasher {
         long parent = seed;
         for (int b = 0; b < hashes.length; b++) {
             parent = next(parent, tokens, b * blockTokens, blockTokens);
+            hashes[b] = parent;
+        }
+        return hashes;
+    }
+
+    /**
+     * {@link #chain} of {@code tokens} tokens that are the big-endian four-byte words of {@code bytes} (token i is
+     * bytes 4i to 4i + 3): the character tokenizer's tokens, hashed where they lie instead of copied into an array.
+     */
+    public static long[] chainOfWords(long seed, byte[] bytes, int tokens, int blockTokens) {
+        long[] hashes = new long[tokens / blockTokens];
+        long parent = seed;
+        for (int b = 0; b < hashes.length; b++) {
+            long h = parent;
+            for (int i = b * blockTokens * Integer.BYTES, end = i + blockTokens * Integer.BYTES; i < end;
+                    i += Integer.BYTES) {
+                h = (h ^ ((int) WORDS.get(bytes, i) & 0xffffffffL)) * GOLDEN;
+            }
+            parent = mix(h);
             hashes[b] = parent;
         }
         return hashes;

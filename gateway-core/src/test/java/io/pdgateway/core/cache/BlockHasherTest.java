@@ -52,4 +52,22 @@ class BlockHasherTest {
         assertThat(BlockHasher.chain(BlockHasher.seed("a"), t, B, B))
                 .doesNotContain(BlockHasher.chain(BlockHasher.seed("b"), t, B, B)[0]);
     }
+
+    @Test
+    void wordsOfBytes_hashAsTheTokensTheyMake() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        for (int length : new int[] {0, 3, 4 * B - 1, 4 * B, 4 * B + 3, 37 * 4 * B + 17}) {
+            byte[] bytes = new byte[length + 5]; // room past the words: only the first `length` bytes are read
+            random.nextBytes(bytes);
+            int[] words = new int[length / 4];
+            for (int i = 0; i < words.length; i++) {
+                // Big-endian, with high bytes that sign-extend: the words are the tokens' unsigned values
+                words[i] = (bytes[4 * i] & 0xff) << 24 | (bytes[4 * i + 1] & 0xff) << 16
+                        | (bytes[4 * i + 2] & 0xff) << 8 | bytes[4 * i + 3] & 0xff;
+            }
+            long seed = BlockHasher.seed("m");
+            assertThat(BlockHasher.chainOfWords(seed, bytes, words.length, B)).as("%d bytes", length)
+                    .isEqualTo(BlockHasher.chain(seed, words, words.length, B));
+        }
+    }
 }

@@ -69,6 +69,15 @@ public final class OpenAiRequest {
         return text;
     }
 
+    /**
+     * {@link #promptText()}'s UTF-8 bytes, read from the body without building the text: what the character tokenizer
+     * hashes. Read afresh on each call, not kept: a request is measured once, and a long prompt kept beside its body
+     * would double what a waiting request holds.
+     */
+    public PromptUtf8 promptUtf8() {
+        return OpenAiRequestParser.promptUtf8(path, raw);
+    }
+
     /** {@link #promptText()}'s length in characters, known without building the text. */
     public int promptLength() {
         return promptLength;

@@ -43,7 +43,7 @@ public final class OpenAiRequestParser {
         boolean chat = CHAT_PATH.equals(path);
         RequestBodyScan body;
         try {
-            body = RequestBodyScan.scan(raw, chat, false);
+            body = RequestBodyScan.scan(raw, chat, RequestBodyScan.Collect.LENGTH);
         } catch (EngineProtocolException e) {
             throw new Rejected(ApiError.of(400, "request body is not a valid JSON object: " + e.getMessage(),
                     "invalid_json"));
@@ -71,7 +71,17 @@ public final class OpenAiRequestParser {
     /** The prompt text of a body {@link #parse} accepted, built on demand (see {@link OpenAiRequest#promptText()}). */
     static String promptText(String path, byte[] raw) {
         try {
-            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), true).prompt.text.toString();
+            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), RequestBodyScan.Collect.TEXT).prompt.text
+                    .toString();
+        } catch (EngineProtocolException e) {
+            throw new IllegalStateException("a validated body no longer parses", e);
+        }
+    }
+
+    /** The prompt text's UTF-8 bytes of a body {@link #parse} accepted (see {@link OpenAiRequest#promptUtf8()}). */
+    static PromptUtf8 promptUtf8(String path, byte[] raw) {
+        try {
+            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), RequestBodyScan.Collect.UTF8).prompt.utf8;
         } catch (EngineProtocolException e) {
             throw new IllegalStateException("a validated body no longer parses", e);
         }

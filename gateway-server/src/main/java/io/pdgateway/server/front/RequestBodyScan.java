@@ -25,7 +25,7 @@ final class RequestBodyScan {
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private final byte[] raw;
     final boolean chat;
-    final boolean collectText;
+    final Collect collect;
     String model;
     boolean modelPresent;
     JsonToken streamToken;
@@ -36,47 +36,87 @@ final class RequestBodyScan {
     /** The body's top-level members, noted on the way. */
     TopLevelJson members;
 
+    /** What a scan keeps of the prompt: its length (every request), its text, or its text's UTF-8 bytes. */
+    enum Collect {
+        LENGTH, TEXT, UTF8
+    }
+
     /** A chat's messages or a completion's prompt, read as the prompt text routing counts. */
     static final class Prompt {
         /** The client error this value earns, or null when it is valid. */
         String invalid;
         int tokenIds = -1;
+        /** The text's length in chars (LENGTH and TEXT). */
         int length;
         final StringBuilder text;
+        final PromptUtf8 utf8;
+        private final byte[] raw;
 
-        Prompt(boolean collectText) {
-            text = collectText ? new StringBuilder() : null;
+        Prompt(Collect collect, byte[] raw) {
+            this.raw = raw;
+            text = collect == Collect.TEXT ? new StringBuilder() : null;
+            // The prompt's bytes are never more than the body's: an escape is longer than what it stands for, and
+            // the quotes around each part leave room for the space between parts.
+            utf8 = collect == Collect.UTF8 ? new PromptUtf8(raw.length) : null;
         }
 
-        /** As upstream joins contents: separated by one space once anything was added. */
-        void append(String part, int partLength) {
+        /**
+         * One more part, joined as upstream joins contents: separated by one space once anything was added.
+         *
+         * @param part the part's text when read (TEXT, and structured content), else null
+         * @param quote else the opening quote in the body of the string that is the part
+         */
+        void add(String part, int quote) {
+            if (utf8 != null) {
+                if (utf8.length() > 0) {
+                    utf8.append((byte) ' ');
+                }
+                if (part != null) {
+                    utf8.append(part);
+                } else {
+                    JsonStringBytes.append(raw, quote, utf8);
+                }
+                return;
+            }
             if (length > 0) {
                 length++;
                 if (text != null) {
                     text.append(' ');
                 }
             }
-            length += partLength;
+            length += part != null ? part.length() : JsonStringLength.of(raw, quote);
             if (text != null) {
                 text.append(part);
             }
         }
     }
 
-    private RequestBodyScan(byte[] raw, boolean chat, boolean collectText) {
+    private RequestBodyScan(byte[] raw, boolean chat, Collect collect) {
         this.raw = raw;
         this.chat = chat;
-        this.collectText = collectText;
+        this.collect = collect;
     }
 
-    /** The current string token's length in chars, counted on its bytes ({@link JsonStringLength}). */
-    private int textLength(JsonParser p) {
-        return JsonStringLength.of(raw, (int) p.currentTokenLocation().getByteOffset());
+    /**
+     * Adds the current string token to the prompt: read as text in TEXT mode, else from its bytes, where it lies in the
+     * body (its length counted by {@link JsonStringLength}, its bytes copied by {@link JsonStringBytes}).
+     */
+    private void addString(Prompt prompt, JsonParser p) throws IOException {
+        if (collect == Collect.TEXT) {
+            prompt.add(p.getText(), -1);
+        } else {
+            prompt.add(null, quote(p));
+        }
+    }
+
+    /** The current string token's opening quote in the body. */
+    private static int quote(JsonParser p) {
+        return (int) p.currentTokenLocation().getByteOffset();
     }
 
     /** Scans the body; throws the refusal of JSON that is invalid or not an object. */
-    static RequestBodyScan scan(byte[] raw, boolean chat, boolean collectText) throws EngineProtocolException {
-        RequestBodyScan scan = new RequestBodyScan(raw, chat, collectText);
+    static RequestBodyScan scan(byte[] raw, boolean chat, Collect collect) throws EngineProtocolException {
+        RequestBodyScan scan = new RequestBodyScan(raw, chat, collect);
         try (JsonParser p = JsonBodies.mapper().getFactory().createParser(raw)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT) {
@@ -126,7 +166,7 @@ final class RequestBodyScan {
     }
 
     private Prompt messages(JsonParser p, JsonToken value) throws IOException {
-        Prompt messages = new Prompt(collectText);
+        Prompt messages = new Prompt(collect, raw);
         if (value != JsonToken.START_ARRAY) {
             skip(p, value);
             messages.invalid = "\"messages\" is required and must be a non-empty array";
@@ -142,26 +182,28 @@ final class RequestBodyScan {
                         : messages.invalid;
                 continue;
             }
+            // The last content wins, as in the tree: its text (TEXT mode, structured content) or its string's quote.
+            boolean hasContent = false;
             String content = null;
-            int contentLength = -1;
+            int contentQuote = -1;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 boolean isContent = "content".equals(p.currentName());
                 JsonToken field = p.nextToken();
                 if (!isContent) {
                     skip(p, field);
                 } else if (field == JsonToken.VALUE_NULL) {
-                    content = null;
-                    contentLength = -1;
+                    hasContent = false;
                 } else if (field == JsonToken.VALUE_STRING) {
-                    content = collectText ? p.getText() : null;
-                    contentLength = collectText ? content.length() : textLength(p);
+                    hasContent = true;
+                    content = collect == Collect.TEXT ? p.getText() : null;
+                    contentQuote = quote(p);
                 } else {
+                    hasContent = true;
                     content = TREE.readTree(p).toString(); // structured content counts as its JSON text
-                    contentLength = content.length();
                 }
             }
-            if (contentLength >= 0 && messages.invalid == null) {
-                messages.append(content, contentLength);
+            if (hasContent && messages.invalid == null) {
+                messages.add(content, contentQuote);
             }
         }
         if (count == 0) {
@@ -171,12 +213,11 @@ final class RequestBodyScan {
     }
 
     private Prompt completionPrompt(JsonParser p, JsonToken value) throws IOException {
-        Prompt prompt = new Prompt(collectText);
+        Prompt prompt = new Prompt(collect, raw);
         if (value == JsonToken.VALUE_NULL) {
             prompt.invalid = "\"prompt\" is required";
         } else if (value == JsonToken.VALUE_STRING) {
-            String text = collectText ? p.getText() : null;
-            prompt.append(text, collectText ? text.length() : textLength(p));
+            addString(prompt, p);
         } else if (value == JsonToken.START_ARRAY) {
             JsonToken part = p.nextToken();
             if (part != null && part.isNumeric()) {
@@ -192,8 +233,7 @@ final class RequestBodyScan {
                     prompt.invalid = "\"prompt\" must be a string, a list of strings or a list of token ids";
                     skip(p, part);
                 } else if (prompt.invalid == null) {
-                    String text = collectText ? p.getText() : null;
-                    prompt.append(text, collectText ? text.length() : textLength(p));
+                    addString(prompt, p);
                 }
             }
         } else {

@@ -11,9 +11,9 @@ import io.pdgateway.core.tokenize.ChatTemplate;
 import io.pdgateway.core.tokenize.Tokenizer;
 import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.server.front.OpenAiRequest;
+import io.pdgateway.server.front.PromptUtf8;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -51,25 +51,29 @@ public final class PromptMeasurer {
     }
 
     public PromptFeatures measure(OpenAiRequest request, PromptNeeds needs) {
-        int[] tokenIds = null;
-        int tokens;
         Tokenizer own = tokenizer == PrefixTokenizerType.HUGGINGFACE ? models.tokenizer(request.model()) : null;
+        long[] hashes = null;
+        int tokens = -1;
         if (needs.blockHashes()) {
-            tokenIds = own != null ? modelTokens(request, own)
-                    : tokenizer == PrefixTokenizerType.TIKTOKEN ? PromptTokenizer.encode(request.promptText())
-                    : characterTokens(request.promptText());
+            long seed = BlockHasher.seed(request.model());
+            if (own != null || tokenizer == PrefixTokenizerType.TIKTOKEN) {
+                int[] ids = own != null ? modelTokens(request, own) : PromptTokenizer.encode(request.promptText());
+                hashes = BlockHasher.chain(seed, ids, ids.length, blockTokens);
+                tokens = ids.length;
+            } else {
+                // The character tokenizer: the prompt's bytes, four to a token (a trailing partial token never
+                // fills a block), hashed where they lie.
+                PromptUtf8 utf8 = request.promptUtf8();
+                hashes = BlockHasher.chainOfWords(seed, utf8.bytes(), utf8.length() / BYTES_PER_CHARACTER_TOKEN,
+                        blockTokens);
+            }
         }
         if (request.promptTokenIds() >= 0) {
             tokens = request.promptTokenIds();
-        } else if (tokenIds != null && (own != null || tokenizer == PrefixTokenizerType.TIKTOKEN)) {
-            tokens = tokenIds.length;
-        } else if (needs.tokenCount()) {
-            tokens = PromptTokenizer.count(request.promptText());
-        } else {
-            tokens = request.promptLength() / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE;
+        } else if (tokens < 0) {
+            tokens = needs.tokenCount() ? PromptTokenizer.count(request.promptText())
+                    : request.promptLength() / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE;
         }
-        long[] hashes = tokenIds == null ? null
-                : BlockHasher.chain(BlockHasher.seed(request.model()), tokenIds, tokenIds.length, blockTokens);
         return new PromptFeatures(tokens, hashes, request.raw().length / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE);
     }
 
@@ -90,18 +94,6 @@ public final class PromptMeasurer {
         return own.encode(request.promptText());
     }
 
-    /** The prompt's UTF-8 bytes, four to a token (a trailing partial token is dropped: it never fills a block). */
-    static int[] characterTokens(String text) {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        int[] tokens = new int[bytes.length / BYTES_PER_CHARACTER_TOKEN];
-        for (int i = 0; i < tokens.length; i++) {
-            int b = i * BYTES_PER_CHARACTER_TOKEN;
-            tokens[i] = (bytes[b] & 0xff) << 24 | (bytes[b + 1] & 0xff) << 16 | (bytes[b + 2] & 0xff) << 8
-                    | bytes[b + 3] & 0xff;
-        }
-        return tokens;
-    }
-
     /** True when measuring is worth moving off the event loop. */
     public static boolean expensive(OpenAiRequest request, PromptNeeds needs) {
         return (needs.tokenCount() || needs.blockHashes()) && request.promptLength() > INLINE_MAX_CHARS;
@@ -109,7 +101,8 @@ public final class PromptMeasurer {
 
     /**
      * The prompt's features, measured on the caller's event loop when that is cheap and on a worker thread when it is
-     * not ({@link #expensive}): a long prompt's tokenizing must not hold an event loop. Completes on the caller's context.
+     * not ({@link #expensive}): a long prompt's tokenizing must not hold an event loop. Completes on the caller's
+     * context.
      */
     public Future<PromptFeatures> measure(Vertx vertx, OpenAiRequest request, PromptNeeds needs) {
         if (!expensive(request, needs)) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,12 @@ class StreamingParserAgreesWithTreeTest {
             "{\"model\":\"m\",\"messages\":[{\"content\":\"caf\u00e9 \u4e2d\u6587 \uD83D\uDE00\"},{\"content\":null},"
                     + "{\"content\":\"\"},{\"content\":\"x\"}]}",
             "{\"model\":\"m\",\"messages\":[{\"content\":\"\"},{\"content\":\"after empty\"}]}",
+            // Escapes the prompt's bytes decode: lone, doubled and reversed surrogates, NUL, every short escape, and
+            // escapes at and across eight-byte boundaries.
+            "{\"model\":\"m\",\"messages\":[{\"content\":\"a\\ud800b \\ud83d\\ud83d\\ude00 \\ude00\\ud83d "
+                    + "\\u0000\\b\\f\\r\\t\\/\\\\ \\u07ff\\u0800\\uffff 1234567\\\"12345678\\n\\ud83d\"}]}",
+            "{\"model\":\"m\",\"messages\":[{\"content\":[1]},{\"content\":\"caf\u00e9\",\"content\":[\"x\"]},"
+                    + "{\"content\":[2],\"content\":\"after structured\"}]}",
             "{\"model\":\"m\",\"messages\":[{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"n\":1.50e3}]}",
             "{\"model\":\"m\",\"messages\":[{\"content\":1.50},{\"content\":true},{\"content\":12345678901234567890}]}",
             "{\"model\":\"m\",\"messages\":[{\"content\":\"first\",\"content\":\"second\"}]}",
@@ -109,6 +116,9 @@ class StreamingParserAgreesWithTreeTest {
         assertThat(request.promptTokenIds()).as(text).isEqualTo(tree.promptTokenIds());
         assertThat(request.promptText()).as(text).isEqualTo(tree.promptText());
         assertThat(request.promptLength()).as(text).isEqualTo(tree.promptText().length());
+        PromptUtf8 utf8 = request.promptUtf8();
+        assertThat(Arrays.copyOf(utf8.bytes(), utf8.length())).as("the prompt's bytes: " + text)
+                .isEqualTo(tree.promptText().getBytes(StandardCharsets.UTF_8));
         if (!tree.kvLocation()) {
             assertThat(request.raw()).as("forwarded as sent: " + text).isSameAs(body);
         }
