@@ -22,6 +22,8 @@ public final class OpenAiRequest {
     private volatile ObjectNode body;
     /** The body's top-level members as the validating scan found them, or null (then read from {@code raw}). */
     private final TopLevelJson members;
+    /** Where the prompt's parts lie in {@code raw} as the validating scan found them, or null (then scanned again). */
+    private final PromptParts promptParts;
 
     /**
      * @param raw the client's exact body bytes (valid JSON, checked): forwarded unchanged wherever no rewrite is needed
@@ -29,9 +31,10 @@ public final class OpenAiRequest {
      * @param promptLength the length of the prompt text in characters
      * @param promptTokenIds the prompt's length when the client sent token ids instead of text, else -1
      * @param members {@code raw}'s top-level members if already read, else null
+     * @param promptParts where the prompt's parts lie in {@code raw} if already read, else null
      */
     OpenAiRequest(String path, byte[] raw, String model, boolean stream, String promptText, int promptLength,
-            int promptTokenIds, TopLevelJson members) {
+            int promptTokenIds, TopLevelJson members, PromptParts promptParts) {
         this.path = path;
         this.raw = raw;
         this.model = model;
@@ -40,6 +43,7 @@ public final class OpenAiRequest {
         this.promptLength = promptLength;
         this.promptTokenIds = promptTokenIds;
         this.members = members;
+        this.promptParts = promptParts;
     }
 
     public String path() {
@@ -70,12 +74,13 @@ public final class OpenAiRequest {
     }
 
     /**
-     * {@link #promptText()}'s UTF-8 bytes, read from the body without building the text: what the character tokenizer
-     * hashes. Read afresh on each call, not kept: a request is measured once, and a long prompt kept beside its body
-     * would double what a waiting request holds.
+     * {@link #promptText()}'s UTF-8 bytes, copied from where the validating scan found the prompt's parts in the body,
+     * without parsing it again or building the text: what the character tokenizer hashes. Made afresh on each call,
+     * not kept: a request is measured once, and a long prompt kept beside its body would double what it holds.
      */
     public PromptUtf8 promptUtf8() {
-        return OpenAiRequestParser.promptUtf8(path, raw);
+        PromptParts parts = promptParts != null ? promptParts : OpenAiRequestParser.promptParts(path, raw);
+        return parts.utf8(raw);
     }
 
     /** {@link #promptText()}'s length in characters, known without building the text. */

@@ -43,7 +43,7 @@ public final class OpenAiRequestParser {
         boolean chat = CHAT_PATH.equals(path);
         RequestBodyScan body;
         try {
-            body = RequestBodyScan.scan(raw, chat, RequestBodyScan.Collect.LENGTH);
+            body = RequestBodyScan.scan(raw, chat, false);
         } catch (EngineProtocolException e) {
             throw new Rejected(ApiError.of(400, "request body is not a valid JSON object: " + e.getMessage(),
                     "invalid_json"));
@@ -64,24 +64,23 @@ public final class OpenAiRequestParser {
             throw reject(prompt.invalid, chat ? "messages" : "prompt");
         }
         OpenAiRequest request = new OpenAiRequest(path, raw, body.model, body.streamValue, null, prompt.length,
-                prompt.tokenIds, body.members);
+                prompt.tokenIds, body.members, prompt.parts);
         return body.kvLocation ? withoutKvLocation(request) : request;
     }
 
     /** The prompt text of a body {@link #parse} accepted, built on demand (see {@link OpenAiRequest#promptText()}). */
     static String promptText(String path, byte[] raw) {
         try {
-            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), RequestBodyScan.Collect.TEXT).prompt.text
-                    .toString();
+            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), true).prompt.text.toString();
         } catch (EngineProtocolException e) {
             throw new IllegalStateException("a validated body no longer parses", e);
         }
     }
 
-    /** The prompt text's UTF-8 bytes of a body {@link #parse} accepted (see {@link OpenAiRequest#promptUtf8()}). */
-    static PromptUtf8 promptUtf8(String path, byte[] raw) {
+    /** Where the prompt's parts lie in a body {@link #parse} accepted (see {@link OpenAiRequest#promptUtf8()}). */
+    static PromptParts promptParts(String path, byte[] raw) {
         try {
-            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), RequestBodyScan.Collect.UTF8).prompt.utf8;
+            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), false).prompt.parts;
         } catch (EngineProtocolException e) {
             throw new IllegalStateException("a validated body no longer parses", e);
         }
@@ -107,8 +106,9 @@ public final class OpenAiRequestParser {
             throw new Rejected(ApiError.of(400, "request body is not a valid JSON object: " + e.getMessage(),
                     "invalid_json"));
         }
+        // The edit moved the members and the prompt's parts: both are read again from the new bytes when needed.
         return new OpenAiRequest(request.path(), raw, request.model(), request.stream(), null, request.promptLength(),
-                request.promptTokenIds(), null);
+                request.promptTokenIds(), null, null);
     }
 
     /**

@@ -25,7 +25,7 @@ final class RequestBodyScan {
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private final byte[] raw;
     final boolean chat;
-    final Collect collect;
+    final boolean collectText;
     String model;
     boolean modelPresent;
     JsonToken streamToken;
@@ -36,48 +36,31 @@ final class RequestBodyScan {
     /** The body's top-level members, noted on the way. */
     TopLevelJson members;
 
-    /** What a scan keeps of the prompt: its length (every request), its text, or its text's UTF-8 bytes. */
-    enum Collect {
-        LENGTH, TEXT, UTF8
-    }
-
     /** A chat's messages or a completion's prompt, read as the prompt text routing counts. */
     static final class Prompt {
         /** The client error this value earns, or null when it is valid. */
         String invalid;
         int tokenIds = -1;
-        /** The text's length in chars (LENGTH and TEXT). */
+        /** The text's length in chars. */
         int length;
+        /** The text, when the scan collects it; else null, and the parts are noted where they lie. */
         final StringBuilder text;
-        final PromptUtf8 utf8;
+        final PromptParts parts;
         private final byte[] raw;
 
-        Prompt(Collect collect, byte[] raw) {
+        Prompt(boolean collectText, byte[] raw) {
             this.raw = raw;
-            text = collect == Collect.TEXT ? new StringBuilder() : null;
-            // The prompt's bytes are never more than the body's: an escape is longer than what it stands for, and
-            // the quotes around each part leave room for the space between parts.
-            utf8 = collect == Collect.UTF8 ? new PromptUtf8(raw.length) : null;
+            text = collectText ? new StringBuilder() : null;
+            parts = collectText ? null : new PromptParts();
         }
 
         /**
          * One more part, joined as upstream joins contents: separated by one space once anything was added.
          *
-         * @param part the part's text when read (TEXT, and structured content), else null
+         * @param part the part's text when read (collecting text, and structured content), else null
          * @param quote else the opening quote in the body of the string that is the part
          */
         void add(String part, int quote) {
-            if (utf8 != null) {
-                if (utf8.length() > 0) {
-                    utf8.append((byte) ' ');
-                }
-                if (part != null) {
-                    utf8.append(part);
-                } else {
-                    JsonStringBytes.append(raw, quote, utf8);
-                }
-                return;
-            }
             if (length > 0) {
                 length++;
                 if (text != null) {
@@ -87,22 +70,26 @@ final class RequestBodyScan {
             length += part != null ? part.length() : JsonStringLength.of(raw, quote);
             if (text != null) {
                 text.append(part);
+            } else if (part != null) {
+                parts.addText(part);
+            } else {
+                parts.addQuote(quote);
             }
         }
     }
 
-    private RequestBodyScan(byte[] raw, boolean chat, Collect collect) {
+    private RequestBodyScan(byte[] raw, boolean chat, boolean collectText) {
         this.raw = raw;
         this.chat = chat;
-        this.collect = collect;
+        this.collectText = collectText;
     }
 
     /**
-     * Adds the current string token to the prompt: read as text in TEXT mode, else from its bytes, where it lies in the
-     * body (its length counted by {@link JsonStringLength}, its bytes copied by {@link JsonStringBytes}).
+     * Adds the current string token to the prompt: read as text when collecting it, else noted where it lies in the
+     * body (its length counted there by {@link JsonStringLength}).
      */
     private void addString(Prompt prompt, JsonParser p) throws IOException {
-        if (collect == Collect.TEXT) {
+        if (collectText) {
             prompt.add(p.getText(), -1);
         } else {
             prompt.add(null, quote(p));
@@ -115,8 +102,8 @@ final class RequestBodyScan {
     }
 
     /** Scans the body; throws the refusal of JSON that is invalid or not an object. */
-    static RequestBodyScan scan(byte[] raw, boolean chat, Collect collect) throws EngineProtocolException {
-        RequestBodyScan scan = new RequestBodyScan(raw, chat, collect);
+    static RequestBodyScan scan(byte[] raw, boolean chat, boolean collectText) throws EngineProtocolException {
+        RequestBodyScan scan = new RequestBodyScan(raw, chat, collectText);
         try (JsonParser p = JsonBodies.mapper().getFactory().createParser(raw)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT) {
@@ -166,7 +153,7 @@ final class RequestBodyScan {
     }
 
     private Prompt messages(JsonParser p, JsonToken value) throws IOException {
-        Prompt messages = new Prompt(collect, raw);
+        Prompt messages = new Prompt(collectText, raw);
         if (value != JsonToken.START_ARRAY) {
             skip(p, value);
             messages.invalid = "\"messages\" is required and must be a non-empty array";
@@ -182,7 +169,7 @@ final class RequestBodyScan {
                         : messages.invalid;
                 continue;
             }
-            // The last content wins, as in the tree: its text (TEXT mode, structured content) or its string's quote.
+            // The last content wins, as in the tree: its text (when collected, or structured) or its string's quote.
             boolean hasContent = false;
             String content = null;
             int contentQuote = -1;
@@ -195,7 +182,7 @@ final class RequestBodyScan {
                     hasContent = false;
                 } else if (field == JsonToken.VALUE_STRING) {
                     hasContent = true;
-                    content = collect == Collect.TEXT ? p.getText() : null;
+                    content = collectText ? p.getText() : null;
                     contentQuote = quote(p);
                 } else {
                     hasContent = true;
@@ -213,7 +200,7 @@ final class RequestBodyScan {
     }
 
     private Prompt completionPrompt(JsonParser p, JsonToken value) throws IOException {
-        Prompt prompt = new Prompt(collect, raw);
+        Prompt prompt = new Prompt(collectText, raw);
         if (value == JsonToken.VALUE_NULL) {
             prompt.invalid = "\"prompt\" is required";
         } else if (value == JsonToken.VALUE_STRING) {
