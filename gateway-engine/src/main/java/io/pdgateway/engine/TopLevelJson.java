@@ -111,22 +111,38 @@ public final class TopLevelJson {
 
         /** @param parser created over {@code body}, at the object's START_OBJECT */
         public Recorder(byte[] body, JsonParser parser) {
+            this(body, offset(parser));
+        }
+
+        /** For a reader that walks the bytes itself: {@code openBrace} is where the object starts in {@code body}. */
+        public Recorder(byte[] body, int openBrace) {
             this.body = body;
-            this.openBrace = offset(parser);
+            this.openBrace = openBrace;
         }
 
         /** At a top-level FIELD_NAME: reads the name and moves the parser to the member's value's first token. */
         public JsonToken member(JsonParser parser) throws IOException {
-            names.add(parser.currentName());
+            String name = parser.currentName();
             int keyStart = offset(parser);
             JsonToken value = parser.nextToken();
-            starts.add(new int[] {keyStart, offset(parser)});
+            member(name, keyStart, offset(parser));
             return value;
+        }
+
+        /** One member, by the offsets of its key's opening quote and of its value's first byte. */
+        public void member(String name, int keyStart, int valueStart) {
+            names.add(name);
+            starts.add(new int[] {keyStart, valueStart});
         }
 
         /** At the body's END_OBJECT: the members seen. */
         public TopLevelJson end(JsonParser parser) {
-            return end(parser, Map.of());
+            return end(offset(parser));
+        }
+
+        /** The members seen, the object's closing brace being at {@code closeBrace}. */
+        public TopLevelJson end(int closeBrace) {
+            return new TopLevelJson(body, 0, body.length, openBrace, members(closeBrace), Map.of());
         }
 
         private TopLevelJson end(JsonParser parser, Map<String, TopLevelJson> objects) {

@@ -39,14 +39,17 @@ public final class OpenAiRequestParser {
     }
 
     public static OpenAiRequest parse(String path, byte[] raw) throws Rejected {
-        requireUtf8(raw);
         boolean chat = CHAT_PATH.equals(path);
-        RequestBodyScan body;
-        try {
-            body = RequestBodyScan.scan(raw, chat, false);
-        } catch (EngineProtocolException e) {
-            throw new Rejected(ApiError.of(400, "request body is not a valid JSON object: " + e.getMessage(),
-                    "invalid_json"));
+        // The usual body in one pass; any other, invalid or only unusual, through the UTF-8 check and the parser.
+        RequestBodyScan body = FastBodyScan.scan(raw, chat);
+        if (body == null) {
+            requireUtf8(raw);
+            try {
+                body = RequestBodyScan.scan(raw, chat, false);
+            } catch (EngineProtocolException e) {
+                throw new Rejected(ApiError.of(400, "request body is not a valid JSON object: " + e.getMessage(),
+                        "invalid_json"));
+            }
         }
         if (body.model == null || body.model.isBlank()) {
             throw reject("\"model\" is required and must be a non-empty string", "model");
@@ -80,7 +83,8 @@ public final class OpenAiRequestParser {
     /** Where the prompt's parts lie in a body {@link #parse} accepted (see {@link OpenAiRequest#promptUtf8()}). */
     static PromptParts promptParts(String path, byte[] raw) {
         try {
-            return RequestBodyScan.scan(raw, CHAT_PATH.equals(path), false).prompt.parts;
+            RequestBodyScan scan = FastBodyScan.scan(raw, CHAT_PATH.equals(path));
+            return (scan != null ? scan : RequestBodyScan.scan(raw, CHAT_PATH.equals(path), false)).prompt.parts;
         } catch (EngineProtocolException e) {
             throw new IllegalStateException("a validated body no longer parses", e);
         }

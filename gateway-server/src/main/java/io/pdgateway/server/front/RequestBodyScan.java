@@ -17,7 +17,8 @@ import java.io.IOException;
  * its text, when asked), and where each top-level member lies ({@link TopLevelJson}, for the PD legs' edits). Nothing
  * else is materialised: the body's other strings are checked and skipped, never built, and no tree is made. A repeated
  * key counts with its last value, as in the tree. Field errors are kept, not thrown, and reported after the whole body
- * parsed, so that a syntax error anywhere wins as it did with the tree.
+ * parsed, so that a syntax error anywhere wins as it did with the tree. The front tries {@link FastBodyScan} first:
+ * this scan reads the bodies it leaves, and words every refusal.
  */
 final class RequestBodyScan {
     /** Reads one value of a body being scanned as a tree: the body's own end is checked by the scan, not here. */
@@ -61,13 +62,18 @@ final class RequestBodyScan {
          * @param quote else the opening quote in the body of the string that is the part
          */
         void add(String part, int quote) {
+            add(part, quote, part != null ? part.length() : JsonStringLength.of(raw, quote));
+        }
+
+        /** As {@link #add(String, int)}, with the part's length in chars already counted. */
+        void add(String part, int quote, int partLength) {
             if (length > 0) {
                 length++;
                 if (text != null) {
                     text.append(' ');
                 }
             }
-            length += part != null ? part.length() : JsonStringLength.of(raw, quote);
+            length += partLength;
             if (text != null) {
                 text.append(part);
             } else if (part != null) {
@@ -78,7 +84,7 @@ final class RequestBodyScan {
         }
     }
 
-    private RequestBodyScan(byte[] raw, boolean chat, boolean collectText) {
+    RequestBodyScan(byte[] raw, boolean chat, boolean collectText) {
         this.raw = raw;
         this.chat = chat;
         this.collectText = collectText;

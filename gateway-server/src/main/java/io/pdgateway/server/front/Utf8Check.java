@@ -33,7 +33,7 @@ final class Utf8Check {
     }
 
     /** The length of the valid multi-byte sequence starting at {@code i}, or -1. */
-    private static int sequenceLength(byte[] bytes, int i, int n) {
+    static int sequenceLength(byte[] bytes, int i, int n) {
         int lead = bytes[i] & 0xff;
         if (lead >= 0xc2 && lead <= 0xdf) {
             return continuation(bytes, i + 1, n) ? 2 : -1;
