@@ -52,7 +52,8 @@ final class FastBodyScan {
         if (c.peek() == '}') {
             throw GIVE_UP; // no model: the parser's scan words the refusal
         }
-        while (true) {
+        int close;
+        do {
             int keyStart = c.position();
             String name = name();
             c.blanks();
@@ -61,14 +62,9 @@ final class FastBodyScan {
             members.member(name, keyStart, c.position());
             member(name);
             c.blanks();
-            if (c.peek() == '}') {
-                break;
-            }
-            c.expect(',');
-            c.blanks();
-        }
-        scan.members = members.end(c.position());
-        c.expect('}');
+            close = c.position();
+        } while (c.more('}'));
+        scan.members = members.end(close);
         c.blanks();
         if (!c.atEnd()) {
             throw GIVE_UP;
@@ -111,13 +107,13 @@ final class FastBodyScan {
         if (c.peek() == ']') {
             throw GIVE_UP;
         }
-        while (true) {
+        do {
             c.expect('{');
             c.blanks();
             int contentQuote = -1;
             int contentUnits = 0;
-            if (c.peek() != '}') {
-                while (true) {
+            if (!c.closing('}')) {
+                do {
                     boolean isContent = isContentName();
                     c.blanks();
                     c.expect(':');
@@ -133,26 +129,13 @@ final class FastBodyScan {
                     } else {
                         throw GIVE_UP; // structured content counts as its JSON text: the parser's scan writes it
                     }
-                    c.blanks();
-                    if (c.peek() == '}') {
-                        break;
-                    }
-                    c.expect(',');
-                    c.blanks();
-                }
+                } while (c.more('}'));
             }
-            c.expect('}');
             if (contentQuote >= 0) {
                 prompt.add(null, contentQuote, contentUnits);
             }
-            c.blanks();
-            if (c.peek() == ']') {
-                c.expect(']');
-                return prompt;
-            }
-            c.expect(',');
-            c.blanks();
-        }
+        } while (c.more(']'));
+        return prompt;
     }
 
     /** A string, a list of strings, or a list whose first element is a number (token ids); else gives up. */
@@ -166,15 +149,14 @@ final class FastBodyScan {
         }
         c.expect('[');
         c.blanks();
-        if (c.peek() == ']') {
-            c.expect(']');
+        if (c.closing(']')) {
             return prompt;
         }
         boolean tokenIds = c.peek() == '-' || (c.peek() >= '0' && c.peek() <= '9');
         if (tokenIds) {
             prompt.tokenIds = 0; // only their count matters, whatever follows the first
         }
-        while (true) {
+        do {
             if (tokenIds) {
                 prompt.tokenIds++;
                 c.value(2);
@@ -185,14 +167,8 @@ final class FastBodyScan {
             } else {
                 throw GIVE_UP;
             }
-            c.blanks();
-            if (c.peek() == ']') {
-                c.expect(']');
-                return prompt;
-            }
-            c.expect(',');
-            c.blanks();
-        }
+        } while (c.more(']'));
+        return prompt;
     }
 
     /** A top-level member's name, without escapes (with one, the parser's scan reads it). */

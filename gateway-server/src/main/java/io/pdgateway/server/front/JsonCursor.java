@@ -100,11 +100,10 @@ final class JsonCursor {
         }
         i++;
         blanks();
-        if (b[i] == close) {
-            i++;
+        if (closing(close)) {
             return;
         }
-        while (true) {
+        do {
             if (object) {
                 string();
                 if (units > MAX_NAME_UNITS) {
@@ -115,14 +114,30 @@ final class JsonCursor {
                 blanks();
             }
             value(depth);
-            blanks();
-            if (b[i] == close) {
-                i++;
-                return;
-            }
-            expect(',');
-            blanks();
+        } while (more(close));
+    }
+
+    /** At {@code close}: steps over it and says so. */
+    boolean closing(char close) {
+        if (b[i] != close) {
+            return false;
         }
+        i++;
+        return true;
+    }
+
+    /**
+     * After a member or an element: true at a comma (stepped over, and the blanks after it), false at {@code close}
+     * (stepped over); anything else gives up.
+     */
+    boolean more(char close) {
+        blanks();
+        if (closing(close)) {
+            return false;
+        }
+        expect(',');
+        blanks();
+        return true;
     }
 
     /**
