@@ -37,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * scan (UTF-8, JSON, the fields routing reads, the prompt's length), the engine adapter's admission, and the two PD
  * legs' bodies, the decode one from a prefill answer as the engine writes it (vLLM's carries one KV block id per 16
  * prompt tokens). {@code front} is the scan alone, what every request pays, standard pods included; {@code pdLegs} is
- * the whole of a PD request's body work. Chat bodies of a system and a user message, 1 KB and 200 KB.
+ * the whole of a PD request's body work; {@code prefixHashes} is the scan and the prompt's prefix-block hashes with the
+ * character tokenizer, what the cache-aware policies add. Chat bodies of a system and a user message, 1 KB and 200 KB.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
