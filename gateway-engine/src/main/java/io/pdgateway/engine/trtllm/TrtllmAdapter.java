@@ -8,6 +8,7 @@ import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.engine.PodPrerequisite;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
@@ -95,13 +96,14 @@ public final class TrtllmAdapter implements EngineAdapter {
         if (info.encodedOpaqueState() != null) {
             generation.put("encoded_opaque_state", info.encodedOpaqueState());
         }
-        byte[] decode = generation(client.copy()).setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(generation)).toBytes();
+        LegBody decode = generation(client.copy()).setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(generation))
+                .toLegBody();
         // No abort endpoint: closing a leg's connection makes TensorRT-LLM cancel it.
         return new LegPlan(LegSchedule.CONCURRENT, prefill(client, context), decode, null, null);
     }
 
     @Override
-    public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
+    public LegBody decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
         if (plan.decodeBody() != null) {
             return plan.decodeBody();
         }
@@ -114,7 +116,7 @@ public final class TrtllmAdapter implements EngineAdapter {
         }
         if (params == null || params.isNull()) {
             // Upstream behaviour: the generation worker then computes the prompt itself; slower, not wrong.
-            return decode.toBytes();
+            return decode.toLegBody();
         }
         if (!params.isObject()) {
             throw new EngineProtocolException("disaggregated_params is a JSON " + JsonBodies.kind(params)
@@ -131,7 +133,7 @@ public final class TrtllmAdapter implements EngineAdapter {
                 decode.setRaw(PROMPT_TOKEN_IDS, JsonBodies.write(promptIds));
             }
         }
-        return decode.toBytes();
+        return decode.toLegBody();
     }
 
     /** A fresh copy of the body admission parsed (edits accumulate on a TopLevelJson), or a parse of the raw body. */
@@ -147,8 +149,9 @@ public final class TrtllmAdapter implements EngineAdapter {
         return params;
     }
 
-    private static byte[] prefill(TopLevelJson client, ObjectNode context) {
-        return PrefillBodies.oneToken(client.setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(context)), false).toBytes();
+    private static LegBody prefill(TopLevelJson client, ObjectNode context) {
+        return PrefillBodies.oneToken(client.setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(context)), false)
+                .toLegBody();
     }
 
     /** The client's body for the generation leg, max_completion_tokens carried over as max_tokens. */

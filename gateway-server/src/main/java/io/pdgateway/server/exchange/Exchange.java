@@ -7,6 +7,7 @@ import io.pdgateway.core.session.RoutingSession;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineProtocolException;
+import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.server.front.DecisionHeader;
@@ -120,7 +121,7 @@ public final class Exchange {
             a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.standard(up.settings().upstream()), stream,
                     why -> watchdogFired(a, why));
             a.watchdog.start(); // a standard pod owes the answer from the moment it is asked
-            sendDecode(a, clientBody.request().raw());
+            sendDecode(a, LegBody.of(clientBody.request().raw()));
             return;
         }
         out.putHeader(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
@@ -186,7 +187,7 @@ public final class Exchange {
     private void prefillAnswered(Attempt a, byte[] response) {
         a.prefillTrace.answered(200);
         up.outliers().answered(a.routed.decision().prefill());
-        byte[] decodeBody = null;
+        LegBody decodeBody = null;
         if (a.plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
             try {
                 decodeBody = adapter.decodeBody(a.legRequest, a.plan, response);
@@ -263,7 +264,7 @@ public final class Exchange {
         return true;
     }
 
-    private void sendDecode(Attempt a, byte[] body) {
+    private void sendDecode(Attempt a, LegBody body) {
         UpstreamLeg leg = new UpstreamLeg(a.routed.decision().target(), a.slots.take(a.routed.decision().target()));
         a.decodeLeg = leg;
         a.decodeTrace = trace.leg(a.routed.decision().isPd() ? RequestTrace.Leg.DECODE : RequestTrace.Leg.SINGLE,
