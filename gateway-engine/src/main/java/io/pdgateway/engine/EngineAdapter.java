@@ -32,5 +32,5 @@ public interface EngineAdapter {
     LegPlan plan(LegRequest request) throws EngineProtocolException;
 
     /** The decode body of a {@link LegSchedule#SEQUENTIAL} plan, given the prefill pod's response body. */
-    LegBody decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException;
+    byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException;
 }

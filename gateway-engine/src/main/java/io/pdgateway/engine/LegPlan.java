@@ -8,10 +8,10 @@ package io.pdgateway.engine;
  * @param prefillAbort how to ask the prefill pod to drop this request, or null when closing the connection is the way
  * @param decodeAbort the same for the decode pod
  */
-public record LegPlan(LegSchedule schedule, LegBody prefillBody, LegBody decodeBody, AbortCall prefillAbort,
+public record LegPlan(LegSchedule schedule, byte[] prefillBody, byte[] decodeBody, AbortCall prefillAbort,
         AbortCall decodeAbort) {
 
-    public static LegPlan sequential(LegBody prefillBody) {
+    public static LegPlan sequential(byte[] prefillBody) {
         return new LegPlan(LegSchedule.SEQUENTIAL, prefillBody, null, null, null);
     }
 }

@@ -261,19 +261,9 @@ public final class TopLevelJson {
     /** The edited object: untouched members keep their bytes, replaced ones their key, new ones go last. */
     public byte[] toBytes() {
         // Counted first, then written into an array of that size: a 200 KB body is copied once, not grown and trimmed.
-        byte[] out = new byte[write(new Sink((byte[]) null))];
+        byte[] out = new byte[write(new Sink(null))];
         write(new Sink(out));
         return out;
-    }
-
-    /**
-     * {@link #toBytes}' bytes as slices: the source's long runs where they lie, the edits and short runs copied, for
-     * a leg sent without first copying the client's body into a new array.
-     */
-    public LegBody toLegBody() {
-        LegBody.Builder slices = new LegBody.Builder();
-        write(new Sink(slices));
-        return slices.build();
     }
 
     /** Writes the edited object to {@code out} (or only counts its bytes); returns how many. */
@@ -326,27 +316,18 @@ public final class TopLevelJson {
         }
     }
 
-    /** Where {@link #write} puts the bytes: an array of the right size, slices, or nowhere when only counting. */
+    /** Where {@link #write} puts the bytes: an array of the right size, or nowhere when only counting. */
     private static final class Sink {
         private final byte[] out;
-        private final LegBody.Builder slices;
         private int size;
 
         Sink(byte[] out) {
             this.out = out;
-            this.slices = null;
-        }
-
-        Sink(LegBody.Builder slices) {
-            this.out = null;
-            this.slices = slices;
         }
 
         void put(byte b) {
             if (out != null) {
                 out[size] = b;
-            } else if (slices != null) {
-                slices.put(b);
             }
             size++;
         }
@@ -358,8 +339,6 @@ public final class TopLevelJson {
         void copy(byte[] from, int offset, int length) {
             if (out != null) {
                 System.arraycopy(from, offset, out, size, length);
-            } else if (slices != null) {
-                slices.copy(from, offset, length);
             }
             size += length;
         }

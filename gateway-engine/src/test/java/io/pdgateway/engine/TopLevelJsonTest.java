@@ -64,8 +64,6 @@ class TopLevelJsonTest {
         TopLevelJson json = TopLevelJson.parse(bytes(scenario.input()));
         scenario.edits().accept(json);
         assertThat(new String(json.toBytes(), StandardCharsets.UTF_8)).isEqualTo(scenario.expected());
-        assertThat(new String(json.toLegBody().toBytes(), StandardCharsets.UTF_8)).as("as slices")
-                .isEqualTo(scenario.expected());
     }
 
     @ParameterizedTest(name = "\"{0}\" is refused")
@@ -103,28 +101,6 @@ class TopLevelJsonTest {
         assertThat(TopLevelJson.parse(bytes("{\"x\":2}"), kv).object("kv")).isNull();
         assertThat(new String(TopLevelJson.parse(bytes("{\"kv\":7,\"kv\":{\"a\":1}}"), kv).object("kv").toBytes(),
                 StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
-    }
-
-    @Test
-    void legBody_slicesTheLongRunsWhereTheyLie_andCopiesTheEdits() throws Exception {
-        String prompt = "word ".repeat(40_000);
-        byte[] body = bytes("{\"model\":\"m\",\"messages\":[{\"content\":\"" + prompt + "\"}],\"a\":1,"
-                + "\"kv_transfer_params\":{\"x\":1},\"stream\":true}");
-        TopLevelJson json = TopLevelJson.parse(body).remove("kv_transfer_params").set("max_tokens", 1).set("a", 2);
-
-        LegBody slices = json.toLegBody();
-
-        assertThat(slices.toBytes()).isEqualTo(json.toBytes());
-        assertThat(slices.length()).isEqualTo(json.toBytes().length);
-        int shared = 0;
-        for (int i = 0; i < slices.slices(); i++) {
-            shared += slices.array(i) == body ? slices.length(i) : 0;
-            if (slices.array(i) != body) {
-                assertThat(slices.length(i)).as("an edit or a short run, copied").isLessThan(LegBody.MIN_SLICE * 4);
-            }
-        }
-        assertThat(shared).as("the prompt is never copied").isGreaterThan(prompt.length());
-        assertThat(LegBody.of(body).toBytes()).isSameAs(body);
     }
 
     @Test

@@ -5,7 +5,6 @@ import io.pdgateway.core.session.Routed;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineProtocolException;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
@@ -122,13 +121,13 @@ final class PickerLegs {
                 plan.prefillBody(), timeoutMs, answer -> prefillAnswered(legs, answer), this::prefillFailed);
         if (plan.schedule() == LegSchedule.CONCURRENT) {
             // SGLang, TensorRT-LLM generation_first: the engines meet over their own channel; Envoy sends the decode now.
-            stream.forward(legs.decode(), plan.decodeBody().toBytes(), RequestTrace.Leg.DECODE); // whole, for Envoy
+            stream.forward(legs.decode(), plan.decodeBody(), RequestTrace.Leg.DECODE);
         }
     }
 
     private void prefillAnswered(LegRequest legs, byte[] answer) {
         prefillTrace.answered(200);
-        LegBody decodeBody = null;
+        byte[] decodeBody = null;
         if (plan.schedule() == LegSchedule.SEQUENTIAL && stream.routing()) {
             try {
                 decodeBody = adapter.decodeBody(legs, plan, answer);
@@ -140,8 +139,7 @@ final class PickerLegs {
         picker.metrics().prefillSucceeded();
         routed.lease().prefillAnswered();
         if (decodeBody != null) {
-            // Envoy takes the body whole, as a body mutation.
-            stream.forward(legs.decode(), decodeBody.toBytes(), RequestTrace.Leg.DECODE);
+            stream.forward(legs.decode(), decodeBody, RequestTrace.Leg.DECODE);
         }
     }
 

@@ -10,7 +10,6 @@ import io.pdgateway.core.session.PromptNeeds;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.engine.EngineProtocolException;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.server.front.OpenAiRequest;
@@ -107,7 +106,7 @@ public class RequestBodyBenchmark {
     }
 
     @Benchmark
-    public LegBody pdLegs() throws OpenAiRequestParser.Rejected, EngineProtocolException {
+    public byte[] pdLegs() throws OpenAiRequestParser.Rejected, EngineProtocolException {
         OpenAiRequest request = OpenAiRequestParser.parse(CHAT, body);
         LegRequest legs = new LegRequest(CHAT, request.raw(), adapter.admit(request.members()), prefill, decode,
                 "shfs", "req-1", null);

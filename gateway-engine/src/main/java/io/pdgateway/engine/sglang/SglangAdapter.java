@@ -8,7 +8,6 @@ import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
@@ -85,15 +84,15 @@ public final class SglangAdapter implements EngineAdapter {
         client.set(BOOTSTRAP_HOST, request.prefill().ip())
                 .set(BOOTSTRAP_PORT, request.prefill().sglangBootstrapPort())
                 .set(BOOTSTRAP_ROOM, room);
-        LegBody decode = client.toLegBody();
+        byte[] decode = client.toBytes();
         // The decode body's edits plus the one-token rewrite.
-        LegBody prefill = PrefillBodies.oneToken(client, true).toLegBody();
+        byte[] prefill = PrefillBodies.oneToken(client, true).toBytes();
         AbortCall abort = new AbortCall(ABORT_PATH, abortBody(rid));
         return new LegPlan(LegSchedule.CONCURRENT, prefill, decode, abort, abort);
     }
 
     @Override
-    public LegBody decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) {
+    public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) {
         // The decode leg never waits for the prefill's answer: the engines exchange the KV themselves.
         return plan.decodeBody();
     }

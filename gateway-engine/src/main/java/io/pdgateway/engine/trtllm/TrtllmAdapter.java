@@ -8,7 +8,6 @@ import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.engine.PodPrerequisite;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
@@ -96,14 +95,13 @@ public final class TrtllmAdapter implements EngineAdapter {
         if (info.encodedOpaqueState() != null) {
             generation.put("encoded_opaque_state", info.encodedOpaqueState());
         }
-        LegBody decode = generation(client.copy()).setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(generation))
-                .toLegBody();
+        byte[] decode = generation(client.copy()).setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(generation)).toBytes();
         // No abort endpoint: closing a leg's connection makes TensorRT-LLM cancel it.
         return new LegPlan(LegSchedule.CONCURRENT, prefill(client, context), decode, null, null);
     }
 
     @Override
-    public LegBody decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
+    public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
         if (plan.decodeBody() != null) {
             return plan.decodeBody();
         }
@@ -116,7 +114,7 @@ public final class TrtllmAdapter implements EngineAdapter {
         }
         if (params == null || params.isNull()) {
             // Upstream behaviour: the generation worker then computes the prompt itself; slower, not wrong.
-            return decode.toLegBody();
+            return decode.toBytes();
         }
         if (!params.isObject()) {
             throw new EngineProtocolException("disaggregated_params is a JSON " + JsonBodies.kind(params)
@@ -133,7 +131,7 @@ public final class TrtllmAdapter implements EngineAdapter {
                 decode.setRaw(PROMPT_TOKEN_IDS, JsonBodies.write(promptIds));
             }
         }
-        return decode.toLegBody();
+        return decode.toBytes();
     }
 
     /** A fresh copy of the body admission parsed (edits accumulate on a TopLevelJson), or a parse of the raw body. */
@@ -149,9 +147,8 @@ public final class TrtllmAdapter implements EngineAdapter {
         return params;
     }
 
-    private static LegBody prefill(TopLevelJson client, ObjectNode context) {
-        return PrefillBodies.oneToken(client.setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(context)), false)
-                .toLegBody();
+    private static byte[] prefill(TopLevelJson client, ObjectNode context) {
+        return PrefillBodies.oneToken(client.setRaw(DISAGGREGATED_PARAMS, JsonBodies.write(context)), false).toBytes();
     }
 
     /** The client's body for the generation leg, max_completion_tokens carried over as max_tokens. */

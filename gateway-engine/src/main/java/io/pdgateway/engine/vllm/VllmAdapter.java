@@ -4,7 +4,6 @@ import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.PrefillBodies;
@@ -65,27 +64,26 @@ public final class VllmAdapter implements EngineAdapter {
         if (connector(request) == KvConnector.SHFS) {
             body.setRaw(KV_TRANSFER_PARAMS, REMOTE_DECODE_REQUEST);
         }
-        return LegPlan.sequential(body.toLegBody());
+        return LegPlan.sequential(body.toBytes());
     }
 
     @Override
-    public LegBody decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
+    public byte[] decodeBody(LegRequest request, LegPlan plan, byte[] prefillResponse) throws EngineProtocolException {
         // One pass over the answer, kv_transfer_params' members included: it lists a block id per 16 prompt tokens.
         TopLevelJson response = TopLevelJson.parse(prefillResponse, KV_OBJECT);
         TopLevelJson body = withoutKvLocation(client(request));
         if (connector(request) == KvConnector.NIXL) {
-            return body.setRaw(DISAGG_PREFILL_RESP, trimmed(prefillResponse)).toLegBody();
+            return body.setRaw(DISAGG_PREFILL_RESP, trimmed(prefillResponse)).toBytes();
         }
         TopLevelJson params = response.object(KV_TRANSFER_PARAMS);
         if (params != null) {
             // The engine reports the address it knows itself by; the gateway knows the one the decode pod can reach.
-            return body.setRaw(KV_TRANSFER_PARAMS, params.set(REMOTE_HOST, request.prefill().ip()).toBytes())
-                    .toLegBody();
+            return body.setRaw(KV_TRANSFER_PARAMS, params.set(REMOTE_HOST, request.prefill().ip()).toBytes()).toBytes();
         }
         byte[] kv = response.rawValue(KV_TRANSFER_PARAMS);
         if (kv == null || kv[0] == 'n') { // absent or null: a value starting with n can only be null
             // Upstream behaviour: the decode pod then recomputes the prompt; slower, not wrong.
-            return body.toLegBody();
+            return body.toBytes();
         }
         throw new EngineProtocolException("prefill response kv_transfer_params is a JSON "
                 + JsonBodies.kind(JsonBodies.parse(kv)) + ", expected an object");

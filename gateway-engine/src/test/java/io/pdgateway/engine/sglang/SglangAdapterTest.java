@@ -51,8 +51,8 @@ class SglangAdapterTest {
     @Test
     void plan_bootstrapTripleSharedAndOverwritten_concurrent() throws Exception {
         LegPlan plan = new SglangAdapter(new SplittableRandom(1)).plan(request(CLIENT));
-        JsonNode prefill = json(plan.prefillBody().toBytes());
-        JsonNode decode = json(plan.decodeBody().toBytes());
+        JsonNode prefill = json(plan.prefillBody());
+        JsonNode decode = json(plan.decodeBody());
 
         assertThat(plan.schedule()).isEqualTo(LegSchedule.CONCURRENT);
         for (JsonNode body : new JsonNode[] {prefill, decode}) {
@@ -67,8 +67,8 @@ class SglangAdapterTest {
     @Test
     void plan_decodeKeepsClientOptions_prefillIsOneTokenNoStream() throws Exception {
         LegPlan plan = new SglangAdapter(new SplittableRandom(1)).plan(request(CLIENT));
-        JsonNode prefill = json(plan.prefillBody().toBytes());
-        JsonNode decode = json(plan.decodeBody().toBytes());
+        JsonNode prefill = json(plan.prefillBody());
+        JsonNode decode = json(plan.decodeBody());
 
         assertThat(decode.get("max_tokens").asInt()).isEqualTo(256);
         assertThat(decode.get("stream").asBoolean()).isTrue();
@@ -86,14 +86,14 @@ class SglangAdapterTest {
     void plan_messagesToolsAndNumbersByteIdentical() throws Exception {
         LegPlan plan = new SglangAdapter(new SplittableRandom(1)).plan(request(CLIENT));
         TopLevelJson client = TopLevelJson.parse(CLIENT.getBytes(StandardCharsets.UTF_8));
-        for (byte[] body : new byte[][] {plan.prefillBody().toBytes(), plan.decodeBody().toBytes()}) {
+        for (byte[] body : new byte[][] {plan.prefillBody(), plan.decodeBody()}) {
             TopLevelJson leg = TopLevelJson.parse(body);
             for (String key : new String[] {"messages", "tools", "seed", "model"}) {
                 assertThat(leg.rawValue(key)).as(key).isEqualTo(client.rawValue(key));
             }
         }
         // Everything before the first edited key is the client's bytes, blanks included.
-        String decode = new String(plan.decodeBody().toBytes(), StandardCharsets.UTF_8);
+        String decode = new String(plan.decodeBody(), StandardCharsets.UTF_8);
         assertThat(decode).startsWith(CLIENT.substring(0, CLIENT.indexOf(", \"bootstrap_host\"")));
     }
 
@@ -103,8 +103,8 @@ class SglangAdapterTest {
         for (int i = 0; i < 100; i++) {
             LegPlan plan = new SglangAdapter(new SplittableRandom(42)).plan(request(CLIENT));
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(plan.prefillBody().toBytes());
-            sha.update(plan.decodeBody().toBytes());
+            sha.update(plan.prefillBody());
+            sha.update(plan.decodeBody());
             digests.add(HexFormat.of().formatHex(sha.digest()));
         }
         assertThat(digests).hasSize(1);
@@ -115,7 +115,7 @@ class SglangAdapterTest {
         SglangAdapter adapter = new SglangAdapter(new SplittableRandom(3));
         Set<Long> rooms = new HashSet<>();
         for (int i = 0; i < 1000; i++) {
-            long room = json(adapter.plan(request(CLIENT)).decodeBody().toBytes()).get("bootstrap_room").asLong();
+            long room = json(adapter.plan(request(CLIENT)).decodeBody()).get("bootstrap_room").asLong();
             assertThat(room).isBetween(0L, Long.MAX_VALUE - 1);
             rooms.add(room);
         }
@@ -125,10 +125,10 @@ class SglangAdapterTest {
     @Test
     void plan_noClientRid_ridFromRequestIdAndRoom_inBothBodiesAndAbortCall() throws Exception {
         LegPlan plan = new SglangAdapter(new SplittableRandom(1)).plan(request(CLIENT));
-        JsonNode decode = json(plan.decodeBody().toBytes());
+        JsonNode decode = json(plan.decodeBody());
         String rid = decode.get("rid").asText();
         assertThat(rid).isEqualTo("req-9-" + Long.toHexString(decode.get("bootstrap_room").asLong()));
-        assertThat(json(plan.prefillBody().toBytes()).get("rid").asText()).isEqualTo(rid);
+        assertThat(json(plan.prefillBody()).get("rid").asText()).isEqualTo(rid);
         assertThat(plan.decodeAbort().path()).isEqualTo("/abort_request");
         assertThat(json(plan.decodeAbort().body()).get("rid").asText()).isEqualTo(rid);
         assertThat(plan.prefillAbort()).isEqualTo(plan.decodeAbort());
@@ -138,7 +138,7 @@ class SglangAdapterTest {
     void plan_clientRidKept() throws Exception {
         LegPlan plan = new SglangAdapter(new SplittableRandom(1))
                 .plan(request("{\"model\":\"m\",\"rid\":\"mine\",\"messages\":[]}"));
-        assertThat(json(plan.decodeBody().toBytes()).get("rid").asText()).isEqualTo("mine");
+        assertThat(json(plan.decodeBody()).get("rid").asText()).isEqualTo("mine");
         assertThat(json(plan.decodeAbort().body()).get("rid").asText()).isEqualTo("mine");
     }
 

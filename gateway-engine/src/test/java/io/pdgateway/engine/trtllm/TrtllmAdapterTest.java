@@ -59,7 +59,7 @@ class TrtllmAdapterTest {
     @Test
     void contextFirst_prefill_contextOnlyWithId_oneToken_noMaxCompletionTokens() throws Exception {
         LegPlan plan = adapter(false).plan(request("/v1/chat/completions", CHAT));
-        JsonNode prefill = json(plan.prefillBody().toBytes());
+        JsonNode prefill = json(plan.prefillBody());
 
         assertThat(plan.schedule()).isEqualTo(LegSchedule.SEQUENTIAL);
         assertThat(plan.decodeBody()).isNull();
@@ -69,8 +69,7 @@ class TrtllmAdapterTest {
         assertThat(prefill.has("max_completion_tokens")).isFalse();
         assertThat(prefill.get("stream").asBoolean()).isFalse();
         assertThat(prefill.has("stream_options")).isFalse();
-        assertThat(text(plan.prefillBody().toBytes())).contains("\"temperature\":0.70")
-                .contains("\"seed\":9007199254740993");
+        assertThat(text(plan.prefillBody())).contains("\"temperature\":0.70").contains("\"seed\":9007199254740993");
         assertThat(plan.prefillAbort()).as("no abort endpoint: closing the connection cancels").isNull();
     }
 
@@ -111,7 +110,7 @@ class TrtllmAdapterTest {
         TrtllmAdapter adapter = adapter(false);
         LegRequest request = request(merge.path(), client);
         byte[] body = adapter.decodeBody(request, adapter.plan(request),
-                merge.response().getBytes(StandardCharsets.UTF_8)).toBytes();
+                merge.response().getBytes(StandardCharsets.UTF_8));
         JsonNode decode = json(body);
         TopLevelJson edited = TopLevelJson.parse(body);
 
@@ -136,7 +135,7 @@ class TrtllmAdapterTest {
         TrtllmAdapter adapter = adapter(false);
         LegRequest request = request("/v1/chat/completions", CHAT);
         assertThatThrownBy(() -> adapter.decodeBody(request, adapter.plan(request),
-                "{\"disaggregated_params\":\"oops\"}".getBytes(StandardCharsets.UTF_8)).toBytes())
+                "{\"disaggregated_params\":\"oops\"}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(EngineProtocolException.class).hasMessageContaining("disaggregated_params is a JSON string, expected an object");
     }
 
@@ -145,8 +144,7 @@ class TrtllmAdapterTest {
         TrtllmAdapter adapter = adapter(false);
         LegRequest request = request("/v1/chat/completions",
                 "{\"model\":\"m\",\"messages\":[],\"max_tokens\":5,\"max_completion_tokens\":64}");
-        JsonNode decode = json(adapter.decodeBody(request, adapter.plan(request), "{}".getBytes(StandardCharsets.UTF_8))
-                .toBytes());
+        JsonNode decode = json(adapter.decodeBody(request, adapter.plan(request), "{}".getBytes(StandardCharsets.UTF_8)));
         assertThat(decode.get("max_tokens").asInt()).isEqualTo(5);
         assertThat(decode.has("max_completion_tokens")).isFalse();
     }
@@ -159,19 +157,19 @@ class TrtllmAdapterTest {
                 .withPrerequisite(new TrtServerInfo("tcp://10.0.0.7:5000", 0, "c3RhdGU=")));
 
         assertThat(plan.schedule()).isEqualTo(LegSchedule.CONCURRENT);
-        assertThat(text(TopLevelJson.parse(plan.prefillBody().toBytes()).rawValue("disaggregated_params"))).isEqualTo(
+        assertThat(text(TopLevelJson.parse(plan.prefillBody()).rawValue("disaggregated_params"))).isEqualTo(
                 "{\"request_type\":\"context_only\",\"disagg_request_id\":" + FIRST_ID + ",\"schedule_style\":1}");
-        assertThat(text(TopLevelJson.parse(plan.decodeBody().toBytes()).rawValue("disaggregated_params"))).isEqualTo(
+        assertThat(text(TopLevelJson.parse(plan.decodeBody()).rawValue("disaggregated_params"))).isEqualTo(
                 "{\"request_type\":\"generation_only\",\"disagg_request_id\":" + FIRST_ID + ",\"ctx_request_id\":"
                         + FIRST_ID + ",\"schedule_style\":1,\"ctx_info_endpoint\":\"tcp://10.0.0.7:5000\","
                         + "\"ctx_dp_rank\":0,\"encoded_opaque_state\":\"c3RhdGU=\"}");
-        JsonNode prefill = json(plan.prefillBody().toBytes());
+        JsonNode prefill = json(plan.prefillBody());
         assertThat(prefill.get("max_tokens").asInt()).isEqualTo(1);
         assertThat(prefill.has("max_completion_tokens")).isFalse();
-        JsonNode decode = json(plan.decodeBody().toBytes());
+        JsonNode decode = json(plan.decodeBody());
         assertThat(decode.get("stream").asBoolean()).isTrue();
         assertThat(decode.get("max_tokens").asInt()).isEqualTo(64);
-        assertThat(adapter.decodeBody(null, plan, null).toBytes()).isSameAs(plan.decodeBody().toBytes());
+        assertThat(adapter.decodeBody(null, plan, null)).isSameAs(plan.decodeBody());
     }
 
     @Test

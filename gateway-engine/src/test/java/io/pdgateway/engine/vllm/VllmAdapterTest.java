@@ -48,7 +48,7 @@ class VllmAdapterTest {
 
     @Test
     void shfsPrefill_oneTokenNoStream_withKvRequest() throws Exception {
-        JsonNode body = json(adapter.plan(request(null, "shfs")).prefillBody().toBytes());
+        JsonNode body = json(adapter.plan(request(null, "shfs")).prefillBody());
         assertThat(body.get("max_tokens").asInt()).isEqualTo(1);
         assertThat(body.get("max_completion_tokens").asInt()).isEqualTo(1);
         assertThat(body.get("stream").asBoolean()).isFalse();
@@ -58,7 +58,7 @@ class VllmAdapterTest {
                 + "\"do_remote_prefill\":false,\"remote_engine_id\":null,\"remote_block_ids\":null,"
                 + "\"remote_host\":null,\"remote_port\":null}");
         // Nothing the client sent is lost or rounded.
-        assertThat(new String(adapter.plan(request(null, "shfs")).prefillBody().toBytes(), StandardCharsets.UTF_8))
+        assertThat(new String(adapter.plan(request(null, "shfs")).prefillBody(), StandardCharsets.UTF_8))
                 .contains("\"temperature\":0.70").contains("\"seed\":9007199254740993");
     }
 
@@ -67,7 +67,7 @@ class VllmAdapterTest {
         byte[] response = ("{\"id\":\"x\",\"kv_transfer_params\":{\"do_remote_prefill\":true,\"remote_engine_id\":\"e1\","
                 + "\"remote_block_ids\":[1,2],\"remote_host\":\"localhost\",\"remote_port\":5600}}")
                 .getBytes(StandardCharsets.UTF_8);
-        JsonNode body = json(adapter.decodeBody(request(null, "shfs"), null, response).toBytes());
+        JsonNode body = json(adapter.decodeBody(request(null, "shfs"), null, response));
         assertThat(body.get("kv_transfer_params").get("remote_host").asText()).isEqualTo("192.168.1.100");
         assertThat(body.get("kv_transfer_params").get("remote_block_ids").toString()).isEqualTo("[1,2]");
         assertThat(body.get("max_tokens").asInt()).isEqualTo(256);
@@ -79,30 +79,29 @@ class VllmAdapterTest {
     @Test
     void shfsDecode_noKvInResponse_clientBodyUnchanged() throws Exception {
         JsonNode body = json(adapter.decodeBody(request(null, "shfs"), null,
-                "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)).toBytes());
+                "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
         assertThat(body).isEqualTo(json(CLIENT.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void shfsDecode_kvNotAnObject_protocolError() {
         assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), null,
-                "{\"kv_transfer_params\":\"oops\"}".getBytes(StandardCharsets.UTF_8)).toBytes())
+                "{\"kv_transfer_params\":\"oops\"}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(EngineProtocolException.class).hasMessageContaining("kv_transfer_params");
     }
 
     @Test
     void decode_prefillAnswerNotJson_protocolError() {
-        assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), null,
-                "<html>".getBytes(StandardCharsets.UTF_8)).toBytes())
+        assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), null, "<html>".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(EngineProtocolException.class);
     }
 
     @Test
     void nixl_prefillHasNoKvField_decodeGetsWholeResponse() throws Exception {
-        JsonNode prefill = json(adapter.plan(request("nixl", "shfs")).prefillBody().toBytes());
+        JsonNode prefill = json(adapter.plan(request("nixl", "shfs")).prefillBody());
         assertThat(prefill.has("kv_transfer_params")).isFalse();
         byte[] response = "{\"id\":\"x\",\"choices\":[]}".getBytes(StandardCharsets.UTF_8);
-        JsonNode decode = json(adapter.decodeBody(request("nixl", "shfs"), null, response).toBytes());
+        JsonNode decode = json(adapter.decodeBody(request("nixl", "shfs"), null, response));
         assertThat(decode.get("disagg_prefill_resp")).isEqualTo(json(response));
         assertThat(decode.has("kv_transfer_params")).isFalse();
     }
@@ -118,9 +117,9 @@ class VllmAdapterTest {
         LegRequest request = new LegRequest("/v1/chat/completions", raw, null, prefill(connector), DECODE, "shfs",
                 "req-1", null);
 
-        String prefillBody = new String(adapter.plan(request).prefillBody().toBytes(), StandardCharsets.UTF_8);
-        byte[] answer = "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8);
-        String decodeBody = new String(adapter.decodeBody(request, null, answer).toBytes(), StandardCharsets.UTF_8);
+        String prefillBody = new String(adapter.plan(request).prefillBody(), StandardCharsets.UTF_8);
+        String decodeBody = new String(adapter.decodeBody(request, null, "{\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8);
 
         assertThat(prefillBody).doesNotContain("203.0.113.9");
         assertThat(decodeBody).doesNotContain("203.0.113.9");
@@ -132,12 +131,12 @@ class VllmAdapterTest {
         String client = "{ \"messages\": [{\"role\":\"user\", \"content\":\"caf\\u00e9 1e3\"}],\n"
                 + "  \"temperature\": 7.0E-1, \"model\": \"m\", \"stream\": true, \"max_tokens\": 64 }";
         LegRequest request = request(client, null, "shfs");
-        String prefill = new String(adapter.plan(request).prefillBody().toBytes(), StandardCharsets.UTF_8);
+        String prefill = new String(adapter.plan(request).prefillBody(), StandardCharsets.UTF_8);
         assertThat(prefill).startsWith("{ \"messages\": [{\"role\":\"user\", \"content\":\"caf\\u00e9 1e3\"}],\n"
                 + "  \"temperature\": 7.0E-1, \"model\": \"m\", \"stream\": false, \"max_tokens\": 1");
         byte[] answer = ("{\"id\":\"x\", \"kv_transfer_params\": {\"remote_block_ids\": [1, 2],"
                 + " \"remote_host\": \"localhost\", \"remote_port\": 5600}}\n").getBytes(StandardCharsets.UTF_8);
-        String decode = new String(adapter.decodeBody(request, null, answer).toBytes(), StandardCharsets.UTF_8);
+        String decode = new String(adapter.decodeBody(request, null, answer), StandardCharsets.UTF_8);
         assertThat(decode).isEqualTo("{ \"messages\": [{\"role\":\"user\", \"content\":\"caf\\u00e9 1e3\"}],\n"
                 + "  \"temperature\": 7.0E-1, \"model\": \"m\", \"stream\": true, \"max_tokens\": 64,"
                 + "\"kv_transfer_params\":{\"remote_block_ids\": [1, 2], \"remote_host\": \"192.168.1.100\","
@@ -147,22 +146,21 @@ class VllmAdapterTest {
     @Test
     void nixl_responseWithBlanksAround_embeddedAsTheValue() throws Exception {
         byte[] response = "\n {\"id\":\"x\",\"kv_transfer_params\":null} \r\n".getBytes(StandardCharsets.UTF_8);
-        String decode = new String(adapter.decodeBody(request("nixl", "shfs"), null, response).toBytes(),
-                StandardCharsets.UTF_8);
+        String decode = new String(adapter.decodeBody(request("nixl", "shfs"), null, response), StandardCharsets.UTF_8);
         assertThat(decode).endsWith(",\"disagg_prefill_resp\":{\"id\":\"x\",\"kv_transfer_params\":null}}");
     }
 
     @Test
     void shfsDecode_kvNull_clientBodyUnchanged() throws Exception {
         byte[] decode = adapter.decodeBody(request(null, "shfs"), null,
-                "{\"id\":\"x\",\"kv_transfer_params\":null}".getBytes(StandardCharsets.UTF_8)).toBytes();
+                "{\"id\":\"x\",\"kv_transfer_params\":null}".getBytes(StandardCharsets.UTF_8));
         assertThat(new String(decode, StandardCharsets.UTF_8)).isEqualTo(CLIENT);
     }
 
     @Test
     void shfsDecode_kvAnArray_protocolErrorNamesTheKind() {
         assertThatThrownBy(() -> adapter.decodeBody(request(null, "shfs"), null,
-                "{\"kv_transfer_params\":[1]}".getBytes(StandardCharsets.UTF_8)).toBytes())
+                "{\"kv_transfer_params\":[1]}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(EngineProtocolException.class)
                 .hasMessage("prefill response kv_transfer_params is a JSON array, expected an object");
     }

@@ -7,7 +7,6 @@ import io.pdgateway.core.session.RoutingSession;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineProtocolException;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.server.front.DecisionHeader;
@@ -121,7 +120,7 @@ public final class Exchange {
             a.watchdog = new LegWatchdog(up.vertx(), LegWatchdog.standard(up.settings().upstream()), stream,
                     why -> watchdogFired(a, why));
             a.watchdog.start(); // a standard pod owes the answer from the moment it is asked
-            sendDecode(a, LegBody.of(clientBody.request().raw()));
+            sendDecode(a, clientBody.request().raw());
             return;
         }
         out.putHeader(SpecHeaders.PREFILL_TARGET_POD, decision.prefill().name());
@@ -187,7 +186,7 @@ public final class Exchange {
     private void prefillAnswered(Attempt a, byte[] response) {
         a.prefillTrace.answered(200);
         up.outliers().answered(a.routed.decision().prefill());
-        LegBody decodeBody = null;
+        byte[] decodeBody = null;
         if (a.plan.schedule() == LegSchedule.SEQUENTIAL && !done) {
             try {
                 decodeBody = adapter.decodeBody(a.legRequest, a.plan, response);
@@ -264,7 +263,7 @@ public final class Exchange {
         return true;
     }
 
-    private void sendDecode(Attempt a, LegBody body) {
+    private void sendDecode(Attempt a, byte[] body) {
         UpstreamLeg leg = new UpstreamLeg(a.routed.decision().target(), a.slots.take(a.routed.decision().target()));
         a.decodeLeg = leg;
         a.decodeTrace = trace.leg(a.routed.decision().isPd() ? RequestTrace.Leg.DECODE : RequestTrace.Leg.SINGLE,

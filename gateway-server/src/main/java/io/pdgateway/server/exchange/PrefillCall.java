@@ -1,7 +1,6 @@
 package io.pdgateway.server.exchange;
 
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.server.upstream.PodSlot;
 import io.vertx.core.http.RequestOptions;
 import java.util.function.Consumer;
@@ -33,13 +32,13 @@ public final class PrefillCall {
      * @param answered gets the answer's body (status 200)
      * @param failed gets why the call failed
      */
-    public static PrefillCall start(Upstreams up, Pod pod, RequestOptions options, LegBody body, long timeoutMs,
+    public static PrefillCall start(Upstreams up, Pod pod, RequestOptions options, byte[] body, long timeoutMs,
             Consumer<byte[]> answered, Consumer<LegFailure> failed) {
         return start(up, pod, PodSlot.NONE, options, body, timeoutMs, answered, failed);
     }
 
     /** As above, on a connection slot of the pod's that the leg gives back when its HTTP exchange is over. */
-    static PrefillCall start(Upstreams up, Pod pod, PodSlot slot, RequestOptions options, LegBody body, long timeoutMs,
+    static PrefillCall start(Upstreams up, Pod pod, PodSlot slot, RequestOptions options, byte[] body, long timeoutMs,
             Consumer<byte[]> answered, Consumer<LegFailure> failed) {
         PrefillCall call = new PrefillCall(up, new UpstreamLeg(pod, slot), answered, failed);
         call.timer = up.vertx().setTimer(timeoutMs, id -> call.settle(null, LegFailure.timeout(timeoutMs)));

@@ -1,11 +1,9 @@
 package io.pdgateway.server.exchange;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.pdgateway.core.model.Pod;
-import io.pdgateway.engine.LegBody;
 import io.pdgateway.server.upstream.PodSlot;
 import io.vertx.core.Future;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -44,23 +42,8 @@ public final class UpstreamLeg {
         return pod;
     }
 
-    /**
-     * The body's slices as one buffer, wrapped, not copied: no slice is changed once built, and a 200 KB prompt was
-     * copied per leg.
-     */
-    static ByteBuf wrapped(LegBody body) {
-        if (body.slices() == 1) {
-            return Unpooled.wrappedBuffer(body.array(0), body.offset(0), body.length(0));
-        }
-        ByteBuf[] slices = new ByteBuf[body.slices()];
-        for (int i = 0; i < slices.length; i++) {
-            slices[i] = Unpooled.wrappedBuffer(body.array(i), body.offset(i), body.length(i));
-        }
-        return Unpooled.wrappedBuffer(slices.length, slices);
-    }
-
     /** Sends the body; the future gets the pod's response head. A leg abandoned before its connection is never sent. */
-    Future<HttpClientResponse> send(HttpClient client, RequestOptions options, LegBody body) {
+    Future<HttpClientResponse> send(HttpClient client, RequestOptions options, byte[] body) {
         Future<HttpClientResponse> response = client.request(options).compose(opened -> {
             // Failures reach the leg through the response future; without a handler Vert.x also logs each one at
             // ERROR, a line per cancelled request (757 lines under an HTTP/2 rapid reset, issue 17).
@@ -71,7 +54,8 @@ public final class UpstreamLeg {
             }
             request = opened;
             sent = true;
-            return opened.send(BufferInternal.buffer(wrapped(body)));
+            // Wrapped, not copied: the body is never changed once built, and a 200 KB prompt was copied per leg.
+            return opened.send(BufferInternal.buffer(Unpooled.wrappedBuffer(body)));
         });
         // The slot is the connection's: free again once the exchange on it is over, however it ends (the answer's
         // end, a failure, a reset), whatever the leg's owner still does with the answer.

@@ -123,15 +123,15 @@ class RequestBodyFuzzTest {
         runSequential(vllm, legs, fuzzer.prefillResponse(VLLM_PREFILL_ANSWER), VLLM_PREFILL_KEYS, VLLM_DECODE_KEYS);
         LegPlan plan = plan(sglang, legs);
         if (plan != null) {
-            assertUntouched(request.raw(), plan.prefillBody().toBytes(), SGLANG_PREFILL_KEYS);
-            assertUntouched(request.raw(), plan.decodeBody().toBytes(), SGLANG_DECODE_KEYS);
+            assertUntouched(request.raw(), plan.prefillBody(), SGLANG_PREFILL_KEYS);
+            assertUntouched(request.raw(), plan.decodeBody(), SGLANG_DECODE_KEYS);
         }
         runSequential(trtContextFirst, legs, fuzzer.prefillResponse(TRT_PREFILL_ANSWER), TRT_PREFILL_KEYS,
                 TRT_DECODE_KEYS);
         plan = plan(trtGenerationFirst, legs.withPrerequisite(new TrtServerInfo("http://10.0.0.1:8001", 0, "state")));
         if (plan != null) {
-            assertUntouched(request.raw(), plan.prefillBody().toBytes(), TRT_PREFILL_KEYS);
-            assertUntouched(request.raw(), plan.decodeBody().toBytes(), TRT_DECODE_KEYS);
+            assertUntouched(request.raw(), plan.prefillBody(), TRT_PREFILL_KEYS);
+            assertUntouched(request.raw(), plan.decodeBody(), TRT_DECODE_KEYS);
         }
         return true;
     }
@@ -157,9 +157,9 @@ class RequestBodyFuzzTest {
         try {
             adapter.admit(TopLevelJson.parse(legs.raw()));
             LegPlan plan = adapter.plan(legs);
-            assertJsonObject(plan.prefillBody().toBytes());
+            assertJsonObject(plan.prefillBody());
             if (plan.decodeBody() != null) {
-                assertJsonObject(plan.decodeBody().toBytes());
+                assertJsonObject(plan.decodeBody());
             }
             return plan;
         } catch (EngineProtocolException refused) {
@@ -175,11 +175,11 @@ class RequestBodyFuzzTest {
             return;
         }
         if (!prefillKeys.isEmpty()) {
-            assertUntouched(legs.raw(), plan.prefillBody().toBytes(), prefillKeys);
+            assertUntouched(legs.raw(), plan.prefillBody(), prefillKeys);
         }
         byte[] decode;
         try {
-            decode = adapter.decodeBody(legs, plan, prefillAnswer).toBytes();
+            decode = adapter.decodeBody(legs, plan, prefillAnswer);
         } catch (EngineProtocolException refused) {
             return;
         }
