@@ -29,7 +29,7 @@ final class JsonCursor {
         this.b = body;
     }
 
-    /** Not thrown to report anything: it unwinds the walk when the body needs the parser. No stack, never allocated. */
+    /** Not thrown to report anything: it unwinds the walk when the body needs the parser. One instance, no stack. */
     static final class GiveUp extends RuntimeException {
         GiveUp() {
             super(null, null, false, false);
