@@ -60,8 +60,11 @@ public final class EngineMetricsScraper implements AutoCloseable {
     private final Outcome outcome;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, CounterRate> generationRates = new ConcurrentHashMap<>();
-    /** Each engine's wanted sample names, built once instead of on every scrape. */
-    private final Map<EngineMetricNames, Set<String>> wanted = new ConcurrentHashMap<>();
+    /**
+     * Each engine's wanted sample names, built once instead of on every scrape; keyed by the engine's name, whose hash
+     * a String keeps (the names record hashed its eleven fields on every lookup, 1 % of a busy event loop).
+     */
+    private final Map<String, Set<String>> wanted = new ConcurrentHashMap<>();
     /** Pods whose last scrapes failed: how many in a row, and when to ask next. */
     private final Map<String, long[]> backoff = new ConcurrentHashMap<>();
     private ClusterSnapshot seen;
@@ -160,7 +163,7 @@ public final class EngineMetricsScraper implements AutoCloseable {
                         long now = System.nanoTime();
                         String text = ar.result().toString(StandardCharsets.UTF_8);
                         Map<String, Double> values = PrometheusText.sums(text,
-                                wanted.computeIfAbsent(names, EngineMetricNames::wanted));
+                                wanted.computeIfAbsent(pod.engine(), engine -> names.wanted()));
                         store.put(pod.id(), toMetrics(pod, names, values, kvCapacityTokens(names, text, values), now));
                     } else {
                         failedScrape(pod, "scrape: " + ar.cause().getMessage());
