@@ -8,7 +8,7 @@ import java.util.Arrays;
 /**
  * {@link RequestBodyScan}'s fast path: one pass over the bytes that checks UTF-8 and JSON and notes what routing reads,
  * for the bodies clients send. It decides no refusal: when a body strays from that shape, whether it is invalid or
- * only unusual (a name or model with escapes, structured content, an invalid prompt, deep nesting, long numbers), it
+ * only unusual (a name or model with escapes, an invalid prompt, deep nesting, long numbers), it
  * gives up and the caller runs {@link Utf8Check} and the parser's scan, which word every refusal. So it accepts only
  * what the parser accepts, and reads from it what the parser's scan reads.
  *
@@ -110,8 +110,12 @@ final class FastBodyScan {
         do {
             c.expect('{');
             c.blanks();
+            // The last content counts: a string by its quote, or any other value by where it lies (read as its JSON
+            // text, as the parser's scan reads it); null, none.
             int contentQuote = -1;
             int contentUnits = 0;
+            int structuredStart = -1;
+            int structuredEnd = 0;
             if (!c.closing('}')) {
                 do {
                     boolean isContent = isContentName();
@@ -122,17 +126,22 @@ final class FastBodyScan {
                         c.value(3);
                     } else if (c.peek() == '"') {
                         contentQuote = c.position();
+                        structuredStart = -1;
                         c.string();
                         contentUnits = c.units();
-                    } else if (c.value(3) == JsonToken.VALUE_NULL) {
-                        contentQuote = -1; // the last content counts: null, none
                     } else {
-                        throw GIVE_UP; // structured content counts as its JSON text: the parser's scan writes it
+                        int start = c.position();
+                        JsonToken kind = c.value(3);
+                        contentQuote = -1;
+                        structuredStart = kind == JsonToken.VALUE_NULL ? -1 : start;
+                        structuredEnd = c.position();
                     }
                 } while (c.more('}'));
             }
             if (contentQuote >= 0) {
                 prompt.add(null, contentQuote, contentUnits);
+            } else if (structuredStart >= 0) {
+                prompt.add(structuredText(structuredStart, structuredEnd), -1);
             }
         } while (c.more(']'));
         return prompt;
@@ -169,6 +178,15 @@ final class FastBodyScan {
             }
         } while (c.more(']'));
         return prompt;
+    }
+
+    /** A structured content's JSON text, written by the parser's tree as its scan writes it; gives up if it cannot. */
+    private String structuredText(int start, int end) {
+        try {
+            return RequestBodyScan.TREE.readTree(b, start, end - start).toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            throw GIVE_UP;
+        }
     }
 
     /** A top-level member's name, without escapes (with one, the parser's scan reads it). */

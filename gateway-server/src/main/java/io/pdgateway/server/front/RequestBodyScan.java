@@ -22,7 +22,7 @@ import java.io.IOException;
  */
 final class RequestBodyScan {
     /** Reads one value of a body being scanned as a tree: the body's own end is checked by the scan, not here. */
-    private static final ObjectReader TREE = JsonBodies.mapper().reader()
+    static final ObjectReader TREE = JsonBodies.mapper().reader()
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private final byte[] raw;
     final boolean chat;

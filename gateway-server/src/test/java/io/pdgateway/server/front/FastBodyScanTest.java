@@ -38,6 +38,14 @@ class FastBodyScanTest {
                     + "\"content\":null}],\"tools\":[{\"type\":\"function\",\"function\":{\"parameters\":"
                     + "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"number\","
                     + "\"minimum\":0.5E+2}}}}}}]}");
+    /** Content as parts (vision and tool-calling SDKs), and contents that are other values: read as their JSON. */
+    private static final List<String> STRUCTURED_CHAT = List.of(
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"what "
+                    + "is \\u00e9 here?\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,"
+                    + "iVBORw0KGgo=\",\"detail\":\"low\"}}]}],\"max_tokens\":16}",
+            "{\"model\":\"m\",\"messages\":[{\"content\" : [ 1.50 , 2e3, -0, true ] },{\"content\":1.50},"
+                    + "{\"content\":12345678901234567890},{\"content\":\"x\",\"content\":{\"a\" : [ ] }},"
+                    + "{\"content\":{\"b\":1},\"content\":null},{\"content\":false}]}");
     private static final List<String> USUAL_COMPLETIONS = List.of(
             "{\"model\":\"m\",\"prompt\":\"Once upon a time\",\"max_tokens\":16}",
             "{\"model\":\"m\",\"prompt\":[\"a\",\"\",\"b \\u4e16\"],\"echo\":false}",
@@ -49,6 +57,9 @@ class FastBodyScanTest {
         for (String body : USUAL_CHAT) {
             assertThat(agree(true, body.getBytes(StandardCharsets.UTF_8))).as(body).isTrue();
         }
+        for (String body : STRUCTURED_CHAT) {
+            assertThat(agree(true, body.getBytes(StandardCharsets.UTF_8))).as(body).isTrue();
+        }
         for (String body : USUAL_COMPLETIONS) {
             assertThat(agree(false, body.getBytes(StandardCharsets.UTF_8))).as(body).isTrue();
         }
@@ -57,7 +68,6 @@ class FastBodyScanTest {
     @Test
     void unusualBodies_leftToTheParser() {
         for (String body : List.of(
-                "{\"model\":\"m\",\"messages\":[{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}]}",
                 "{\"mod\\u0065l\":\"m\",\"messages\":[{\"content\":\"x\"}]}",
                 "{\"model\":\"m\\u0000\",\"messages\":[{\"content\":\"x\"}]}",
                 "{\"model\":\"m\",\"messages\":[{\"content\":\"x\"}],\"t\":1e1234567}",
