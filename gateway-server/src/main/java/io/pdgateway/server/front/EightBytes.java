@@ -6,8 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * A byte array read eight bytes at a time, for the scans of a body that step over plain ASCII a word at a time
- * ({@link Utf8Check}, {@link JsonStringLength}). The byte order does not matter: every test looks at each byte on its
- * own.
+ * ({@link Utf8Check}, {@link JsonStringLength}, {@link JsonStringBytes}, {@link JsonCursor}). The byte order does not
+ * matter: every test looks at each byte on its own.
  */
 final class EightBytes {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -34,5 +34,10 @@ final class EightBytes {
     static long equalTo(long word, char b) {
         long v = word ^ b * ONES;
         return (v - ONES) & ~v & HIGH_BITS;
+    }
+
+    /** {@link #equalTo} the two bytes that end a plain run inside a JSON string: the quote and the backslash. */
+    static long quotesOrBackslashes(long word) {
+        return equalTo(word, '"') | equalTo(word, '\\');
     }
 }

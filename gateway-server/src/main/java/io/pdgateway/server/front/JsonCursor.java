@@ -185,7 +185,7 @@ final class JsonCursor {
     /** Eight bytes of plain ASCII text: no quote, no backslash, no control character, no high bit. */
     private static boolean plain(long word) {
         long controls = (word - SPACES) & ~word; // a byte below 0x20 leaves its high bit set here
-        return EightBytes.ascii(word | EightBytes.equalTo(word, '"') | EightBytes.equalTo(word, '\\') | controls);
+        return EightBytes.ascii(word | EightBytes.quotesOrBackslashes(word) | controls);
     }
 
     private void escape() {

@@ -5,8 +5,9 @@ package io.pdgateway.server.front;
  * ({@code getBytes(UTF_8)}), without building the text. Runs without an escape, most of a prompt, are copied as they
  * are: the body is valid UTF-8, so its bytes are the text's.
  *
- * <p>Validation is not its job: the body is valid UTF-8 ({@link Utf8Check}) and the parser checks every string's
- * escapes and control characters. On a string the parser will refuse, the bytes are meaningless.
+ * <p>Validation is not its job: the front's scan checked the body's UTF-8 and every string's escapes and control
+ * characters ({@link FastBodyScan}, or {@link Utf8Check} and the parser). On a refused string the bytes are
+ * meaningless.
  */
 final class JsonStringBytes {
     /** What a lone surrogate encodes to in Java's UTF-8 encoder (its replacement byte). */
@@ -56,7 +57,7 @@ final class JsonStringBytes {
 
     /** Eight bytes with no quote and no backslash (other bytes, UTF-8 ones included, stand for themselves). */
     private static boolean unescaped(long word) {
-        return (EightBytes.equalTo(word, '"') | EightBytes.equalTo(word, '\\')) == 0;
+        return EightBytes.quotesOrBackslashes(word) == 0;
     }
 
     /** The byte a two-character escape stands for: \" \\ \/ \b \f \n \r \t. */

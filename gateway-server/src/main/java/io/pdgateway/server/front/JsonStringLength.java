@@ -22,7 +22,7 @@ final class JsonStringLength {
 
     /** Eight bytes that are all plain ASCII: no high bit, no quote, no backslash. */
     private static boolean plain(long word) {
-        return EightBytes.ascii(word | EightBytes.equalTo(word, '"') | EightBytes.equalTo(word, '\\'));
+        return EightBytes.ascii(word | EightBytes.quotesOrBackslashes(word));
     }
 
     /** @param quote the index of the string's opening quote in {@code json} */

@@ -1,6 +1,7 @@
 package io.pdgateway.server.front;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,7 +29,7 @@ final class PromptParts {
 
     private void add(int part) {
         if (count == parts.length) {
-            parts = java.util.Arrays.copyOf(parts, count * 2);
+            parts = Arrays.copyOf(parts, count * 2);
         }
         parts[count++] = part;
     }

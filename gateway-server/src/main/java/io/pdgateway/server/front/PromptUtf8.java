@@ -1,6 +1,7 @@
 package io.pdgateway.server.front;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A prompt's text as UTF-8 bytes, what the character tokenizer reads (four bytes to a token): built straight from the
@@ -62,7 +63,7 @@ public final class PromptUtf8 {
 
     private void room(int more) {
         if (length + more > bytes.length) {
-            bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
         }
     }
 }
