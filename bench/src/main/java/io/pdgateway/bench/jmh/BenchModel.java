@@ -83,6 +83,47 @@ final class BenchModel {
         return features(text);
     }
 
+    /**
+     * The measured requests as a live conversation sends them: {@link #nextTurn}'s prompt, whose new last tenth is
+     * different text at every call, so each decision's hold adds those blocks to the pod that computes them (and, once
+     * a pod is full, evicts as many), as every chat turn in production does. Repeating one prompt, the benchmarks held
+     * only blocks the pod already had after the first decision. One request's features, rewritten in place by each
+     * call: read them only until the next.
+     */
+    NewTurns newTurns() {
+        return new NewTurns(nextTurn());
+    }
+
+    /** See {@link #newTurns}. */
+    static final class NewTurns {
+        private final PromptFeatures features;
+        private final int firstNewBlock;
+        private long turn;
+
+        private NewTurns(PromptFeatures template) {
+            this.features = new PromptFeatures(template.promptTokens(), template.prefixHashes().clone(),
+                    template.bodyTokenEstimate());
+            this.firstNewBlock = features.prefixHashes().length * 9 / 10;
+        }
+
+        /** The next turn: the shared prefix's blocks as before, the new text's blocks this turn's own. */
+        PromptFeatures next() {
+            long[] hashes = features.prefixHashes();
+            turn++;
+            for (int b = firstNewBlock; b < hashes.length; b++) {
+                // Unique per turn and block, never 0 (the hasher's chain would give a 0 hash only by chance too).
+                hashes[b] = mix(turn * 1_000_003L + b) | 1;
+            }
+            return features;
+        }
+
+        private static long mix(long x) {
+            x = (x ^ (x >>> 30)) * 0xBF58476D1CE4E5B9L;
+            x = (x ^ (x >>> 27)) * 0x94D049BB133111EBL;
+            return x ^ (x >>> 31);
+        }
+    }
+
     private String system() {
         return fill("You are a helpful assistant of " + name + ". ", promptTokens * 4 / 4);
     }

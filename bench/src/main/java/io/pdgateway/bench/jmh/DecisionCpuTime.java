@@ -24,7 +24,9 @@ import java.util.SplittableRandom;
  * the bytes the thread allocated per measured decision, JMH's {@code gc.alloc.rate.norm} without a JMH run.
  *
  * <p>{@code java -cp bench/target/benchmarks.jar io.pdgateway.bench.jmh.DecisionCpuTime [pods=512,4096]
- * [policies=a/b,...] [promptTokens=1000,8000] [decisions=20000] [warmup=20000]}
+ * [policies=a/b,...] [promptTokens=1000,8000] [decisions=20000] [warmup=20000] [turns=new|repeat]}: by default every
+ * decision is a new turn of the conversation ({@link BenchModel#newTurns}, rewritten outside the timed call), with
+ * {@code turns=repeat} the same prompt each time.
  */
 public final class DecisionCpuTime {
     private DecisionCpuTime() {}
@@ -33,12 +35,14 @@ public final class DecisionCpuTime {
         Map<String, String> options = new HashMap<>(Map.of("pods", "512,4096", "policies",
                 "prefix_cache/load_balancing,least_request/least_request,conductor/conductor,token_load/token_load,"
                         + "hybrid_cache_load/token_load,predicted_ttft/token_load",
-                "promptTokens", "1000,8000", "decisions", "20000", "warmup", "20000"));
+                "promptTokens", "1000,8000", "decisions", "20000", "warmup", "20000", "turns", "new"));
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
             options.put(kv[0], kv[1]);
         }
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        boolean newTurns = !options.get("turns").equals("repeat");
+        System.out.println(newTurns ? "every decision a new turn" : "one prompt repeated");
         System.out.printf(Locale.ROOT, "%5s %-30s %6s %9s %9s %9s %9s %9s %10s%n", "pods", "policies", "prompt",
                 "mean µs", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "B/decision");
         for (String pods : options.get("pods").split(",")) {
@@ -47,7 +51,7 @@ public final class DecisionCpuTime {
                     int decisions = Integer.parseInt(options.get("decisions"));
                     long[] cpu = new long[decisions + 1];
                     run(threads, Integer.parseInt(pods), policies, Integer.parseInt(prompt),
-                            Integer.parseInt(options.get("warmup")), cpu);
+                            Integer.parseInt(options.get("warmup")), newTurns, cpu);
                     long allocated = cpu[decisions];
                     cpu = Arrays.copyOf(cpu, decisions);
                     Arrays.sort(cpu);
@@ -66,7 +70,7 @@ public final class DecisionCpuTime {
      * warm-up for C2 to compile the decision it counts more than a compiled decision allocates).
      */
     private static void run(ThreadMXBean threads, int pods, String policies, int promptTokens, int warmup,
-            long[] cpu) {
+            boolean newTurns, long[] cpu) {
         Map<String, PodMetrics> metrics = new HashMap<>();
         BenchModel model = new BenchModel("m", pods, promptTokens, new SplittableRandom(42), metrics);
         ClusterSnapshot snapshot = ClusterSnapshot.of(model.pods);
@@ -78,14 +82,16 @@ public final class DecisionCpuTime {
         Admission admission = session.admit(model.name, null, null);
         model.warm(session, admission);
         PromptFeatures features = model.nextTurn();
+        BenchModel.NewTurns turns = newTurns ? model.newTurns() : null;
         for (int i = 0; i < warmup; i++) {
-            decide(session, admission, features);
+            decide(session, admission, turns == null ? features : turns.next());
         }
         int decisions = cpu.length - 1;
         long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
         for (int i = 0; i < decisions; i++) {
+            PromptFeatures request = turns == null ? features : turns.next(); // rewritten in place: allocates nothing
             long start = threads.getCurrentThreadCpuTime();
-            decide(session, admission, features);
+            decide(session, admission, request);
             cpu[i] = threads.getCurrentThreadCpuTime() - start;
         }
         cpu[decisions] = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;

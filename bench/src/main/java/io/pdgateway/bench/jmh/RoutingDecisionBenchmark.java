@@ -30,7 +30,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * N/2 rolesets with live-looking load: one earlier request in flight per pod, random engine metrics, and prefix-cache
  * views holding earlier turns of 64 conversations behind one shared system prompt ({@link BenchModel}). The request is
  * a 1,000- or 8,000-token prompt continuing one of those conversations, measured as the server measures it for the
- * admission's needs (hashed into prefix blocks only when the policy reads the prefix cache). The client did not ask
+ * admission's needs (hashed into prefix blocks only when the policy reads the prefix cache). By default each decision
+ * is a new turn (its last tenth new text, {@link BenchModel#newTurns}), so the hold adds and, on a full pod, evicts
+ * blocks as in production; {@code -p turns=repeat} routes one prompt over and over, as the benchmark did before
+ * 2026-12-03 (every hold then finds all its blocks: cheaper, and not what a conversation costs). The rewrite of the
+ * new blocks' hashes (50 longs at 8k tokens) is inside the measured call. The client did not ask
  * for x-pd-decision, so the decision's scores are the model's working arrays. Sampled, so the report has percentiles:
  * the acceptance figure is p99.
  */
@@ -53,9 +57,14 @@ public class RoutingDecisionBenchmark {
     @Param({"1000", "8000"})
     int promptTokens;
 
+    /** {@code new}: every decision a new turn; {@code repeat}: one prompt again and again. */
+    @Param({"new"})
+    String turns;
+
     private RoutingSession session;
     private Admission admission;
     private PromptFeatures features;
+    private BenchModel.NewTurns newTurns;
 
     @Setup
     public void setUp() {
@@ -70,11 +79,12 @@ public class RoutingDecisionBenchmark {
         admission = session.admit(model.name, null, null);
         model.warm(session, admission);
         features = model.nextTurn();
+        newTurns = turns.equals("repeat") ? null : model.newTurns();
     }
 
     @Benchmark
     public Routed route() {
-        Routed routed = session.route(admission, features, "bench", null);
+        Routed routed = session.route(admission, newTurns == null ? features : newTurns.next(), "bench", null);
         routed.lease().release();
         return routed;
     }
