@@ -82,6 +82,23 @@ public final class DecisionBuffers {
         return kept;
     }
 
+    /**
+     * An array of at least {@code length} for a use that reads only the elements it wrote, by index: one kept array,
+     * replaced only by a longer one. For arrays several elements per pod of a narrowed side, whose length changes
+     * whenever the narrowing keeps another number of pods: kept by exact length, they were allocated anew at most such
+     * changes (predicted_ttft's copied prefill states, seven doubles a pod: 12 KB a decision at 4,096 pods). A use is
+     * asked for this way or by exact length, never both.
+     */
+    public double[] doublesAtLeast(Use use, int length) {
+        int at = 2 * use.ordinal();
+        double[] kept = doubles[at];
+        if (kept == null || kept.length < length) {
+            kept = new double[length];
+            doubles[at] = kept;
+        }
+        return kept;
+    }
+
     public boolean[] flags(Use use, int length) {
         int at = 2 * use.ordinal();
         boolean[] last = flags[at];
@@ -112,6 +129,12 @@ public final class DecisionBuffers {
     public static double[] doubles(LoadView load, Use use, int length) {
         DecisionBuffers buffers = load instanceof ClusterLoad decision ? decision.buffers() : null;
         return buffers == null ? new double[length] : buffers.doubles(use, length);
+    }
+
+    /** {@link #doublesAtLeast(Use, int)} when the load view has buffers, else a new array of {@code length}. */
+    public static double[] doublesAtLeast(LoadView load, Use use, int length) {
+        DecisionBuffers buffers = load instanceof ClusterLoad decision ? decision.buffers() : null;
+        return buffers == null ? new double[length] : buffers.doublesAtLeast(use, length);
     }
 
     public static boolean[] flags(LoadView load, Use use, int length) {

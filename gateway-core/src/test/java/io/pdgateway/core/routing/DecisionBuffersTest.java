@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A model's working arrays: the same array again for the same use and length (nothing allocated from one decision to
  * the next, two lengths per use), never one array for two uses (stages of one decision cannot overwrite each other's),
- * exactly the length asked for (stages loop over the whole array), fresh arrays for a load view without buffers, and
- * scores from them only when the decision's score table will not be read.
+ * exactly the length asked for (stages loop over the whole array) unless asked for at least a length, fresh arrays for
+ * a load view without buffers, and scores from them only when the decision's score table will not be read.
  */
 class DecisionBuffersTest {
     private final DecisionBuffers buffers = new DecisionBuffers();
@@ -43,6 +43,18 @@ class DecisionBuffersTest {
         assertThat(buffers.doubles(Use.DECODE_COUNT, 1)).isSameAs(narrowed);
         assertThat(buffers.doubles(Use.DECODE_COUNT, 7)).isSameAs(third);
         assertThat(buffers.doubles(Use.DECODE_COUNT, 256)).isNotSameAs(whole).hasSize(256);
+    }
+
+    @Test
+    void atLeast_oneArrayForEveryShorterLength_aLongerOneReplacesIt() {
+        double[] states = DecisionBuffers.doublesAtLeast(load, Use.PREFILL_STATES, 7 * 300);
+        for (int kept : new int[] {299, 17, 300, 250, 1}) { // the stddev skip keeping other numbers of pods
+            assertThat(DecisionBuffers.doublesAtLeast(load, Use.PREFILL_STATES, 7 * kept)).isSameAs(states);
+        }
+        double[] longer = DecisionBuffers.doublesAtLeast(load, Use.PREFILL_STATES, 7 * 301);
+        assertThat(longer).isNotSameAs(states).hasSizeGreaterThanOrEqualTo(7 * 301);
+        assertThat(DecisionBuffers.doublesAtLeast(load, Use.PREFILL_STATES, 7 * 3)).isSameAs(longer);
+        assertThat(DecisionBuffers.doublesAtLeast(LoadView.IDLE, Use.PREFILL_STATES, 5)).hasSize(5);
     }
 
     @Test

@@ -47,7 +47,7 @@ public final class PredictedTtftScorer implements Scorer {
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
         int[] held = DecisionBuffers.ints(load, Use.PREFILL_HELD, scores.length);
         // Each candidate's model and queue, copied once: every prediction below is arithmetic on the copy.
-        double[] states = DecisionBuffers.doubles(load, Use.PREFILL_STATES, PrefillState.WIDTH * scores.length);
+        double[] states = DecisionBuffers.doublesAtLeast(load, Use.PREFILL_STATES, PrefillState.WIDTH * scores.length);
         WarmUpShares warmUp = WarmUpShares.of(load, match, candidates, context.request().prefixHashes(), prompt, held);
         for (int i = 0; i < scores.length; i++) {
             Pod pod = candidates.get(i);
