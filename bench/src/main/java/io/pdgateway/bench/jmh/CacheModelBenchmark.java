@@ -33,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link BenchModel}'s measured turn is at 4,096 pods (32), so the walk finds every pod alive after the system prompt
  * and those few still alive after it. The lookup keeps its answer by candidate position, as decisions do. The holding
  * pod already caches the prompt (a conversation's next turn), so the hold finds every block and takes it off the pod's
- * eviction order, and the release puts it back.
+ * eviction order, and the release puts it back. {@link #holdNewTurnAndRelease} is the turn as chat sends it: its last
+ * tenth is new every time, so the hold also adds 50 blocks to the pod, which is full, and evicts as many.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -60,6 +61,9 @@ public class CacheModelBenchmark {
     private long[] measured;
     private PrefixMatch reuse;
     private int capacity;
+    /** The measured prompt with a new last tenth each time, rewritten in place. */
+    private long[] newTurn;
+    private long turn;
 
     @Setup
     public void setUp() {
@@ -89,6 +93,7 @@ public class CacheModelBenchmark {
             holding = candidates.get(random.nextInt(candidates.size()));
             cache.release(cache.hold(holding, measured, capacity));
         }
+        newTurn = measured.clone();
     }
 
     private static long[] conversation(long[] system, SplittableRandom random) {
@@ -105,6 +110,17 @@ public class CacheModelBenchmark {
     @Benchmark
     public CacheHold holdAndRelease() {
         CacheHold hold = cache.hold(holding, measured, capacity);
+        cache.release(hold);
+        return hold;
+    }
+
+    @Benchmark
+    public CacheHold holdNewTurnAndRelease() {
+        turn++;
+        for (int b = BLOCKS * 9 / 10; b < BLOCKS; b++) {
+            newTurn[b] = (turn * 1_000_003L + b) * 0x9E3779B97F4A7C15L | 1; // this turn's own blocks
+        }
+        CacheHold hold = cache.hold(holding, newTurn, capacity);
         cache.release(hold);
         return hold;
     }
