@@ -75,6 +75,16 @@ public final class GatewayChild implements AutoCloseable {
         return process.pid();
     }
 
+    /** Whether the gateway process still runs. */
+    public boolean alive() {
+        return process.alive();
+    }
+
+    /** The gateway's last lines of output (log), for a report of what it said when something failed. */
+    public String output() {
+        return process.output();
+    }
+
     @Override
     public void close() {
         process.close();

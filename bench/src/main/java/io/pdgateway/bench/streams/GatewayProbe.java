@@ -23,7 +23,11 @@ import java.util.stream.Stream;
  * /proc. Linux with the JDK's jcmd on the PATH.
  */
 final class GatewayProbe {
-    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /**
+     * A generation's line of {@code GC.heap_info}: "total NK, used MK". G1 has one for the whole heap, Parallel and
+     * Serial one per generation (young and old), and the metaspace lines say "used" without a total.
+     */
+    private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
     /** "   1:     123456     7890123  java.lang.String (java.base@17)": instances, bytes, class. */
     private static final Pattern HISTOGRAM_ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
     private static final long JCMD_TIMEOUT_SECONDS = 60;
@@ -47,8 +51,7 @@ final class GatewayProbe {
 
     Reading read() throws IOException, InterruptedException {
         jcmd("GC.run");
-        Matcher used = HEAP_USED.matcher(jcmd("GC.heap_info"));
-        long heap = used.find() ? Long.parseLong(used.group(1)) * 1024 : -1;
+        long heap = heapUsed(jcmd("GC.heap_info"));
         String metrics = metrics();
         long direct = (long) sum(metrics, "jvm_buffer_memory_used_bytes", "id=\"direct\"");
         String status = Files.readString(Path.of("/proc", Long.toString(pid), "status"));
@@ -59,6 +62,20 @@ final class GatewayProbe {
             files = fds.count();
         }
         return new Reading(heap, direct, rss, files, threads);
+    }
+
+    /**
+     * Bytes the heap holds by {@code GC.heap_info}'s text: every generation's used space, -1 when it names none (ZGC
+     * reports in another form). Reading only the first generation's, a gateway run with Parallel showed its young
+     * generation after a full collection (24.5 MB with 10,000 streams open, where G1 read 238 MB).
+     */
+    static long heapUsed(String heapInfo) {
+        Matcher used = HEAP_USED.matcher(heapInfo);
+        long kilobytes = -1;
+        while (used.find()) {
+            kilobytes = Math.max(0, kilobytes) + Long.parseLong(used.group(1));
+        }
+        return kilobytes < 0 ? -1 : kilobytes * 1024;
     }
 
     /** Bytes of live objects by class (jcmd GC.class_histogram, which collects first). */

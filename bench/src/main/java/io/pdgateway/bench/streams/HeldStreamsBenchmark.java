@@ -148,7 +148,7 @@ public final class HeldStreamsBenchmark {
                 Tally tally = open(client, settings.streams(), settings.window(), "phase 1");
                 double seconds = (System.nanoTime() - started) / 1e9;
                 GatewayProbe.Reading full = probe.read();
-                String metrics = probe.metrics();
+                String metrics = metrics(probe, gateway);
                 out.printf(Locale.ROOT, "  %,d of %,d streams got their first token in %.1f s (%.0f streams/s); "
                         + "refused %d, failed %d %s%n", tally.firstTokens.get(), settings.streams(), seconds,
                         settings.streams() / seconds, tally.refusedTotal(), tally.failedTotal(), tally.failed);
@@ -188,7 +188,7 @@ public final class HeldStreamsBenchmark {
                         connections(settings.lowStreams()))) {
             GatewayProbe probe = new GatewayProbe(gateway.pid(), gateway.port());
             Tally tally = open(client, settings.lowStreams(), settings.lowStreams(), "phase 2");
-            String metrics = probe.metrics();
+            String metrics = metrics(probe, gateway);
             double refusedMetric = refusedOnMetrics(metrics);
             double queueFull = GatewayProbe.sum(metrics, "pd_gateway_upstream_rejected_requests_total",
                     "reason=\"queue_full\"");
@@ -254,6 +254,17 @@ public final class HeldStreamsBenchmark {
 
     private static double refusedOnMetrics(String metrics) {
         return GatewayProbe.sum(metrics, "pd_gateway_upstream_rejected_requests_total", "");
+    }
+
+    /** The gateway's /metrics; a failed read reports what the gateway logged last, not only the client's error. */
+    private static String metrics(GatewayProbe probe, GatewayChild gateway) throws IOException, InterruptedException {
+        try {
+            return probe.metrics();
+        } catch (IOException e) {
+            String exited = gateway.alive() ? "" : " (the gateway exited)";
+            throw new IOException("reading the gateway's /metrics: " + e + exited + "; its last output:\n"
+                    + gateway.output(), e);
+        }
     }
 
     private static int connections(int streams) {
