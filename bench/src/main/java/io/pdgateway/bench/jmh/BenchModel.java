@@ -97,24 +97,27 @@ final class BenchModel {
     /** See {@link #newTurns}. */
     static final class NewTurns {
         private final PromptFeatures features;
-        private final int firstNewBlock;
         private long turn;
 
         private NewTurns(PromptFeatures template) {
             this.features = new PromptFeatures(template.promptTokens(), template.prefixHashes().clone(),
                     template.bodyTokenEstimate());
-            this.firstNewBlock = features.prefixHashes().length * 9 / 10;
         }
 
         /** The next turn: the shared prefix's blocks as before, the new text's blocks this turn's own. */
         PromptFeatures next() {
-            long[] hashes = features.prefixHashes();
-            turn++;
-            for (int b = firstNewBlock; b < hashes.length; b++) {
-                // Unique per turn and block, never 0 (the hasher's chain would give a 0 hash only by chance too).
+            renew(features.prefixHashes(), ++turn);
+            return features;
+        }
+
+        /**
+         * Rewrites the last tenth of a prompt's block hashes as turn {@code turn}'s new text: unique per turn and
+         * block, never 0 (the hasher's chain would give a 0 hash only by chance too).
+         */
+        static void renew(long[] hashes, long turn) {
+            for (int b = hashes.length * 9 / 10; b < hashes.length; b++) {
                 hashes[b] = mix(turn * 1_000_003L + b) | 1;
             }
-            return features;
         }
 
         private static long mix(long x) {

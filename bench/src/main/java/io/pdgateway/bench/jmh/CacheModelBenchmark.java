@@ -116,10 +116,7 @@ public class CacheModelBenchmark {
 
     @Benchmark
     public CacheHold holdNewTurnAndRelease() {
-        turn++;
-        for (int b = BLOCKS * 9 / 10; b < BLOCKS; b++) {
-            newTurn[b] = (turn * 1_000_003L + b) * 0x9E3779B97F4A7C15L | 1; // this turn's own blocks
-        }
+        BenchModel.NewTurns.renew(newTurn, ++turn); // this turn's own blocks, as the decision benchmarks' turns
         CacheHold hold = cache.hold(holding, newTurn, capacity);
         cache.release(hold);
         return hold;
