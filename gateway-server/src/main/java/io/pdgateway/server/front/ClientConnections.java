@@ -5,6 +5,8 @@ import io.pdgateway.server.metrics.GatewayMetrics;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.impl.Http2ServerConnection;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.StreamResetException;
@@ -27,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>After a response, the keep-alive timeout also bounds the next request's headers: Vert.x shows a request only
  * once its headers are complete, so a slow next request and an idle connection look alike until then. Both limits
  * apply to HTTP/2 connections too (counting streams). Also installs {@link StrictFramingDecoder} on HTTP/1.x
- * connections. Runs on each connection's event loop; the map of open connections is the only shared state.
+ * connections (with h2c on, after their first request: {@link FirstRequestFraming}). Runs on each connection's event
+ * loop; the map of open connections is the only shared state.
  */
 public final class ClientConnections implements Handler<HttpConnection> {
     /** pd_gateway_client_connections_closed_total reason: no whole request head within the header timeout. */
@@ -37,6 +40,11 @@ public final class ClientConnections implements Handler<HttpConnection> {
 
     /** The name Vert.x gives its idle-timeout handler in the channel pipeline. */
     private static final String VERTX_IDLE_HANDLER = "idle";
+    /**
+     * The name of the handler with which Vert.x, h2c on, reads a connection's first HTTP/1.x request to see whether
+     * it asks for an upgrade; present while that request is being read.
+     */
+    private static final String VERTX_H2C_HANDLER = "h2c";
 
     private final Vertx vertx;
     private final HttpServerOptions options;
@@ -61,8 +69,7 @@ public final class ClientConnections implements Handler<HttpConnection> {
     @Override
     public void handle(HttpConnection connection) {
         handOver(connection);
-        strictFraming(connection);
-        Guard guard = new Guard(connection);
+        Guard guard = new Guard(connection, strictFraming(connection));
         open.put(connection, guard);
         connection.closeHandler(v -> {
             open.remove(connection);
@@ -89,15 +96,29 @@ public final class ClientConnections implements Handler<HttpConnection> {
                 .setIdleTimeout((int) Math.max(1, Math.round(headerTimeoutSeconds * 1000)));
     }
 
-    /** Swaps Vert.x's HTTP/1.x decoder for the strict one; HTTP/2 connections have none. */
-    private void strictFraming(HttpConnection connection) {
-        if (connection instanceof ConnectionBase base) {
-            ChannelPipeline pipeline = base.channel().pipeline();
-            if (pipeline.get(StrictFramingDecoder.PIPELINE_NAME) instanceof VertxHttpRequestDecoder) {
-                pipeline.replace(StrictFramingDecoder.PIPELINE_NAME, StrictFramingDecoder.PIPELINE_NAME,
-                        new StrictFramingDecoder(options, () -> metrics.rejected(OpenAiFront.INVALID_HTTP)));
-            }
+    /**
+     * Swaps Vert.x's HTTP/1.x decoder for the strict one: at once when nothing has been read yet, else (h2c on, the
+     * first request's head already read) once that request has been read, by the returned {@link FirstRequestFraming}
+     * (null otherwise). HTTP/2 connections have no HTTP/1.x decoder but while an upgrade request is still being read,
+     * whose decoder Vert.x removes once it has been.
+     */
+    private FirstRequestFraming strictFraming(HttpConnection connection) {
+        if (!(connection instanceof ConnectionBase base) || connection instanceof Http2ServerConnection) {
+            return null;
         }
+        ChannelPipeline pipeline = base.channel().pipeline();
+        if (!(pipeline.get(StrictFramingDecoder.PIPELINE_NAME) instanceof VertxHttpRequestDecoder)) {
+            return null;
+        }
+        StrictFramingDecoder strict = new StrictFramingDecoder(options,
+                () -> metrics.rejected(OpenAiFront.INVALID_HTTP));
+        if (pipeline.get(VERTX_H2C_HANDLER) == null) {
+            pipeline.replace(StrictFramingDecoder.PIPELINE_NAME, StrictFramingDecoder.PIPELINE_NAME, strict);
+            return null;
+        }
+        FirstRequestFraming first = new FirstRequestFraming(strict);
+        pipeline.addAfter(StrictFramingDecoder.PIPELINE_NAME, FirstRequestFraming.PIPELINE_NAME, first);
+        return first;
     }
 
     /** A request's headers arrived: its connection's timers stop until its response has ended. */
@@ -107,11 +128,18 @@ public final class ClientConnections implements Handler<HttpConnection> {
             return;
         }
         guard.started();
+        boolean closeAfter = guard.firstRequestFramedLeniently(req);
+        if (closeAfter) {
+            req.response().putHeader(HttpHeaders.CONNECTION, "close");
+        }
         boolean[] ended = {false};
         Handler<Void> end = v -> {
             if (!ended[0]) {
                 ended[0] = true;
                 guard.ended();
+                if (closeAfter) {
+                    guard.connection.close();
+                }
             }
         };
         req.response().endHandler(end);
@@ -139,14 +167,31 @@ public final class ClientConnections implements Handler<HttpConnection> {
      */
     private final class Guard {
         private final HttpConnection connection;
+        /** Until the first request has started: set where that request is framed by Vert.x's own decoder. */
+        private FirstRequestFraming firstRequest;
         private int inProgress;
         private long timer = -1;
         private long timerDueNanos;
         private long deadlineNanos;
         private String reason;
 
-        Guard(HttpConnection connection) {
+        Guard(HttpConnection connection, FirstRequestFraming firstRequest) {
             this.connection = connection;
+            this.firstRequest = firstRequest;
+        }
+
+        /**
+         * Whether this is the first request of a connection whose first request Vert.x's decoder framed, and it
+         * carried a Transfer-Encoding: then the connection reads nothing more and closes once it is answered.
+         */
+        boolean firstRequestFramedLeniently(HttpServerRequest req) {
+            FirstRequestFraming first = firstRequest;
+            firstRequest = null;
+            if (first == null || !req.headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
+                return false;
+            }
+            first.inDoubt();
+            return true;
         }
 
         void started() {

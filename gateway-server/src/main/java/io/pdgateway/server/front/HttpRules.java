@@ -12,8 +12,9 @@ import java.util.Locale;
  * <ul>
  *   <li>RFC 9112 §6.1: a Transfer-Encoding other than exactly {@code chunked} (Netty reads {@code chunked, identity}
  *       as chunked where another parser might not). {@link StrictFramingDecoder} refuses these while decoding, so
- *       they get here only if Vert.x's decoder could not be replaced; Content-Length beside Transfer-Encoding never
- *       does (Netty drops the Content-Length).</li>
+ *       they get here only where Vert.x's own decoder read the request: a connection's first with h2c on
+ *       ({@link FirstRequestFraming}); Content-Length beside Transfer-Encoding never does (Netty drops the
+ *       Content-Length).</li>
  *   <li>RFC 9112 §3.2: an HTTP/1.1 request without a Host header, or any request with more than one.</li>
  * </ul>
  * HTTP/2 has neither header (its framing is its own), so its requests pass.
