@@ -51,6 +51,19 @@ class CleartextHttp1IT {
                 + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
     }
 
+    /**
+     * A chat POST framed both by Content-Length (the whole rest) and as chunked (ending before a GET): whichever a
+     * proxy in front went by, the gateway must not answer the GET.
+     */
+    private static String ambiguousThenSmuggled() {
+        String body = TestCluster.chat("ambiguous", 2, false);
+        String chunked = Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n";
+        String smuggled = "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n";
+        return "POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                + (chunked.length() + smuggled.length()) + "\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked
+                + smuggled;
+    }
+
     @Test
     void firstRequestPost_bodyReachesThePod_smallAndLarge() throws Exception {
         String small = TestCluster.chat("hello", 2, false);
@@ -71,7 +84,8 @@ class CleartextHttp1IT {
         // The POST arrives with the GET, so the decoder Vert.x read the GET with still holds it when the strict one
         // takes over: it must pass it on whole.
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + post(TestCluster.chat("piped", 2, false), "")));
+            String healthz = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+            raw.write(ascii(healthz + post(TestCluster.chat("piped", 2, false), "")));
             await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
             assertThat(raw.poll()).startsWith("HTTP/1.1 200").contains("\r\n\r\nok").contains("\"usage\"");
             assertThat(raw.closedByServer()).isFalse();
@@ -81,15 +95,10 @@ class CleartextHttp1IT {
 
     @Test
     void secondRequest_strictFraming_contentLengthBesideTransferEncoding_400_nothingSmuggled() throws Exception {
-        String body = TestCluster.chat("first", 2, false);
-        String chunked = Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n";
-        String smuggled = "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n";
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii(post(body, "")));
+            raw.write(ascii(post(TestCluster.chat("first", 2, false), "")));
             await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
-            raw.write(ascii("POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + chunked.length() + "\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked
-                    + smuggled));
+            raw.write(ascii(ambiguousThenSmuggled()));
             await().atMost(Duration.ofSeconds(10)).until(raw::closedByServer);
             String answer = raw.poll();
             assertThat(answer).startsWith("HTTP/1.1 200").contains("HTTP/1.1 400").doesNotContain("\"list\"");
@@ -99,13 +108,8 @@ class CleartextHttp1IT {
 
     @Test
     void firstRequestChunkedBesideContentLength_servedOnce_connectionClosed_nothingSmuggled() throws Exception {
-        String body = TestCluster.chat("first", 2, false);
-        String chunked = Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n";
-        String smuggled = "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n";
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii("POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + chunked.length() + "\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked
-                    + smuggled));
+            raw.write(ascii(ambiguousThenSmuggled()));
             await().atMost(Duration.ofSeconds(10)).until(raw::closedByServer);
             String answer = raw.poll();
             // RFC 9112 §6.1: the gateway may serve such a request (Transfer-Encoding wins) if it then closes.
