@@ -51,6 +51,9 @@ final class FirstRequestFraming extends ChannelInboundHandlerAdapter {
             dropping = true;
             return;
         }
+        if (!ctx.channel().isActive() || ctx.isRemoved()) {
+            return; // the answer closed the connection: nothing more will be read on it
+        }
         // This handler goes first, so the next request, which the old decoder passes on as it leaves, is decoded by
         // the strict one and reaches Vert.x directly.
         ChannelPipeline pipeline = ctx.pipeline();
