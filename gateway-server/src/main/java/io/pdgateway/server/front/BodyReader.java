@@ -12,8 +12,9 @@ import java.util.function.Consumer;
  * Reads one request body under two bounds, so no client can make the gateway hold a buffer or a socket for long:
  * a body over PD_GATEWAY_MAX_REQUEST_BODY_BYTES gets 413 (at once when Content-Length says so), one not complete within
  * PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS of its headers gets 408 (a client that stalls or trickles). Either answer
- * closes the connection: the rest of the body is still on the wire and not worth reading. Runs on the request's
- * event loop.
+ * closes the connection: the rest of the body is still on the wire and not worth reading. A client that sent
+ * {@code Expect: 100-continue} gets its 100 once the headers have passed every check (or the 413 instead). Runs on
+ * the request's event loop.
  */
 final class BodyReader {
     /** Why a body was refused: the pd_gateway_rejected_requests_total reason. */
@@ -57,6 +58,11 @@ final class BodyReader {
             reader.tooLarge();
             return;
         }
+        if (expectsContinue(req)) {
+            // Every check the headers allow has passed: ask for the body (RFC 9110 §10.1.1). Without this a client
+            // that waits for it (curl with a large body) sends the body only after giving up waiting, a second later.
+            req.response().writeContinue();
+        }
         reader.timer = vertx.setTimer(timeoutMs, id -> reader.refuse(408, "request body not received within "
                 + timeoutMs + " ms", "request_timeout", TIMEOUT));
         req.handler(chunk -> {
@@ -79,6 +85,11 @@ final class BodyReader {
                 onBody.accept(bytes);
             }
         });
+    }
+
+    private static boolean expectsContinue(HttpServerRequest req) {
+        String expect = req.getHeader(HttpHeaders.EXPECT);
+        return expect != null && expect.strip().equalsIgnoreCase("100-continue");
     }
 
     /** The body's bytes: its own array when it filled exactly the space Content-Length declared, else a copy. */

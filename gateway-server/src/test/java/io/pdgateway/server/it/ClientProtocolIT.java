@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * §6.1: Content-Length beside Transfer-Encoding, or a Transfer-Encoding other than exactly {@code chunked}, is a 400
  * and the connection closes, so no second request can be smuggled behind the first), the Host header (RFC 9112 §3.2:
  * none or two is a 400), the method (405 method_not_allowed with Allow), the media type (415 unless JSON; a missing
- * Content-Type is read as JSON, as curl users expect), and error texts that speak of the request, never of the parser.
+ * Content-Type is read as JSON, as curl users expect), {@code Expect: 100-continue} (the 100 once the headers pass),
+ * and error texts that speak of the request, never of the parser.
  */
 class ClientProtocolIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -100,6 +101,24 @@ class ClientProtocolIT {
             assertThat(raw.poll()).startsWith("HTTP/1.1 200");
             assertThat(raw.closedByServer()).isFalse();
         }
+    }
+
+    @Test
+    void expectContinue_100BeforeTheBody_thenServed_butTooLargeRefusedWithout100() throws Exception {
+        String body = TestCluster.chat("expect", 2, false);
+        String head = "POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Expect: 100-continue\r\nContent-Length: ";
+        try (RawStream raw = RawStream.open(cluster.gateway().port())) {
+            raw.write(ascii(head + body.length() + "\r\n\r\n"));
+            // A client waits for the 100 before it sends the body (curl gives up after a second and sends it).
+            await().atMost(Duration.ofSeconds(5)).until(raw::poll, text -> text.startsWith("HTTP/1.1 100 Continue"));
+            raw.write(ascii(body));
+            await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
+            assertThat(raw.poll()).contains("HTTP/1.1 200");
+        }
+        String answer = sendUntilClosed(head + (64L * 1024 * 1024) + "\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 413").doesNotContain("100 Continue");
+        assertThat(cluster.inferenceRequests("standard-0")).hasSize(1);
     }
 
     @Test
