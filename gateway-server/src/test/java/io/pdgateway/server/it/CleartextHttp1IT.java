@@ -123,9 +123,8 @@ class CleartextHttp1IT {
     void firstRequestTransferEncodingOtherThanChunked_400_connectionClosed() throws Exception {
         String body = TestCluster.chat("te", 2, false);
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii("POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Transfer-Encoding: gzip, chunked\r\n\r\n" + Integer.toHexString(body.length()) + "\r\n" + body
-                    + "\r\n0\r\n\r\nGET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"));
+            raw.write(ascii(TestCluster.chunkedChatPost("gzip, chunked", body)
+                    + "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"));
             await().atMost(Duration.ofSeconds(10)).until(raw::closedByServer);
             String answer = raw.poll();
             assertThat(answer).startsWith("HTTP/1.1 400");

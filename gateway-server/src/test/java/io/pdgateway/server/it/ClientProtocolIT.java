@@ -81,9 +81,8 @@ class ClientProtocolIT {
     @ValueSource(strings = {"chunked, identity", "identity", "gzip, chunked", "chunked, chunked", "xchunked"})
     void transferEncodingOtherThanChunked_400_connectionClosed(String encoding) throws Exception {
         String body = TestCluster.chat("te", 2, false);
-        String answer = sendUntilClosed("POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                + "Transfer-Encoding: " + encoding + "\r\n\r\n" + Integer.toHexString(body.length()) + "\r\n" + body
-                + "\r\n0\r\n\r\nGET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
+        String answer = sendUntilClosed(TestCluster.chunkedChatPost(encoding, body)
+                + "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
 
         assertThat(answer).startsWith("HTTP/1.1 400");
         assertThat(responses(answer)).as(answer).isEqualTo(1);
@@ -94,9 +93,7 @@ class ClientProtocolIT {
     void plainChunkedBody_served_connectionKept() throws Exception {
         String body = TestCluster.chat("chunked", 2, false);
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii("POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(body.length()) + "\r\n" + body
-                    + "\r\n0\r\n\r\n"));
+            raw.write(ascii(TestCluster.chunkedChatPost("chunked", body)));
             await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
             assertThat(raw.poll()).startsWith("HTTP/1.1 200");
             assertThat(raw.closedByServer()).isFalse();

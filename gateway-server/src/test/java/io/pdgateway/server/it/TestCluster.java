@@ -276,6 +276,13 @@ final class TestCluster implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A raw HTTP/1.1 chat POST whose body is sent as one chunk under the given Transfer-Encoding. */
+    static String chunkedChatPost(String transferEncoding, String body) {
+        return "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: " + transferEncoding + "\r\n\r\n" + Integer.toHexString(body.length()) + "\r\n"
+                + body + "\r\n0\r\n\r\n";
+    }
+
     static String chat(String content, int maxTokens, boolean stream) {
         return "{\"model\":\"" + MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content + "\"}],"
                 + "\"max_tokens\":" + maxTokens + ",\"stream\":" + stream + "}";
