@@ -43,8 +43,15 @@ public final class TextCompletionApi implements CompletionApi {
                 prompt.forEach(p -> text.append(p.asText()));
                 return tokens.of(text.toString(), blockSize);
             }
+            if (allMatch(prompt, p -> p.isArray() && allMatch(p, JsonNode::isIntegralNumber))) {
+                // A batch of token-id prompts, as vLLM takes them; computed here as one, like a list of strings.
+                java.util.stream.LongStream.Builder ids = java.util.stream.LongStream.builder();
+                prompt.forEach(p -> p.forEach(id -> ids.add(id.asLong())));
+                return PromptTokens.ofIds(ids.build().toArray(), blockSize);
+            }
         }
-        throw ApiException.badRequest("prompt must be a string, a list of strings or a list of token ids");
+        throw ApiException.badRequest("prompt must be a string, a list of strings, a list of token ids or a list of "
+                + "such lists");
     }
 
     private static boolean allMatch(JsonNode array, java.util.function.Predicate<JsonNode> test) {

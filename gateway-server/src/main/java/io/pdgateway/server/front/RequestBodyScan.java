@@ -24,6 +24,9 @@ final class RequestBodyScan {
     /** Reads one value of a body being scanned as a tree: the body's own end is checked by the scan, not here. */
     static final ObjectReader TREE = JsonBodies.mapper().reader()
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /** The refusal of a completions prompt of another shape: vLLM's completions API takes these four. */
+    static final String PROMPT_SHAPES = "\"prompt\" must be a string, a list of strings, a list of token ids or a list "
+            + "of such lists";
     private final byte[] raw;
     final boolean chat;
     final boolean collectText;
@@ -221,9 +224,12 @@ final class RequestBodyScan {
                 }
                 return prompt;
             }
+            if (part == JsonToken.START_ARRAY) {
+                return tokenIdBatch(p, part, prompt);
+            }
             for (; part != JsonToken.END_ARRAY && part != null; part = p.nextToken()) {
                 if (part != JsonToken.VALUE_STRING) {
-                    prompt.invalid = "\"prompt\" must be a string, a list of strings or a list of token ids";
+                    prompt.invalid = PROMPT_SHAPES;
                     skip(p, part);
                 } else if (prompt.invalid == null) {
                     addString(prompt, p);
@@ -231,7 +237,27 @@ final class RequestBodyScan {
             }
         } else {
             skip(p, value);
-            prompt.invalid = "\"prompt\" must be a string, a list of strings or a list of token ids";
+            prompt.invalid = PROMPT_SHAPES;
+        }
+        return prompt;
+    }
+
+    /**
+     * A batch of token-id prompts ({@code [[1,2],[3]]}, as vLLM's completions API takes them): the count of all their
+     * ids, which is what the engine computes; an entry that is not a list is refused.
+     */
+    private static Prompt tokenIdBatch(JsonParser p, JsonToken first, Prompt prompt) throws IOException {
+        prompt.tokenIds = 0;
+        for (JsonToken part = first; part != JsonToken.END_ARRAY && part != null; part = p.nextToken()) {
+            if (part != JsonToken.START_ARRAY) {
+                prompt.invalid = PROMPT_SHAPES;
+                skip(p, part);
+                continue;
+            }
+            for (JsonToken id = p.nextToken(); id != JsonToken.END_ARRAY && id != null; id = p.nextToken()) {
+                prompt.tokenIds++;
+                skip(p, id);
+            }
         }
         return prompt;
     }

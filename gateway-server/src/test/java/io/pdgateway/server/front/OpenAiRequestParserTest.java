@@ -30,6 +30,14 @@ class OpenAiRequestParserTest {
         assertThat(request.promptTokenIds()).isEqualTo(4);
     }
 
+    @Test
+    void completions_batchOfTokenIdPrompts_allCounted_aListAmongThemRequired() throws Exception {
+        OpenAiRequest request = parse("/v1/completions", "{\"model\":\"m\",\"prompt\":[[1,2],[3,4,5]]}");
+        assertThat(request.promptTokenIds()).isEqualTo(5);
+        assertThatThrownBy(() -> parse("/v1/completions", "{\"model\":\"m\",\"prompt\":[[1,2],3]}"))
+                .hasMessageContaining("a list of such lists");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "not json          | /v1/chat/completions | {oops                                  | null",

@@ -73,17 +73,23 @@ final class TreeParserOracle {
                 text.append(prompt.asText());
             } else if (prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isNumber()) {
                 tokenIds = prompt.size();
+            } else if (prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isArray()) {
+                tokenIds = 0;
+                for (JsonNode part : prompt) {
+                    if (!part.isArray()) {
+                        return refused(reject(RequestBodyScan.PROMPT_SHAPES, "prompt"));
+                    }
+                    tokenIds += part.size();
+                }
             } else if (prompt.isArray()) {
                 for (JsonNode part : prompt) {
                     if (!part.isTextual()) {
-                        return refused(reject("\"prompt\" must be a string, a list of strings or a list of token ids",
-                                "prompt"));
+                        return refused(reject(RequestBodyScan.PROMPT_SHAPES, "prompt"));
                     }
                     appendContent(text, part);
                 }
             } else {
-                return refused(reject("\"prompt\" must be a string, a list of strings or a list of token ids",
-                        "prompt"));
+                return refused(reject(RequestBodyScan.PROMPT_SHAPES, "prompt"));
             }
         }
         boolean kv = OpenAiRequestParser.KV_LOCATION_FIELDS.stream().anyMatch(body::has);
