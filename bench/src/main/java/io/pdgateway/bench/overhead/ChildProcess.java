@@ -12,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A process the overhead benchmark starts (the gateway, nginx) and always stops: its output is read on a daemon
- * thread (a full pipe would stall it) and the last lines kept for the error message when it fails to start.
+ * A process the overhead benchmark starts (the gateway, nginx) and always stops, also when the benchmark itself is
+ * stopped (Ctrl-C): a gateway left behind holds its port, its pods' connections and, after {@code bench streams},
+ * thousands of streams. Its output is read on a daemon thread (a full pipe would stall it) and the last lines kept
+ * for the error message when it fails to start.
  */
 final class ChildProcess implements AutoCloseable {
     /** Lines kept for error messages: enough to show a stack trace's top. */
@@ -24,6 +26,8 @@ final class ChildProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Deque<String> lines = new ArrayDeque<>();
+    /** Stops the process if the benchmark's JVM exits first (try-with-resources does not run on a signal). */
+    private final Thread reaper;
 
     private ChildProcess(String name, Process process) {
         this.name = name;
@@ -31,6 +35,8 @@ final class ChildProcess implements AutoCloseable {
         Thread reader = new Thread(this::pump, name + "-output");
         reader.setDaemon(true);
         reader.start();
+        reaper = new Thread(this::stop, name + "-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
     }
 
     static ChildProcess start(String name, List<String> command, Map<String, String> env) throws IOException {
@@ -92,6 +98,15 @@ final class ChildProcess implements AutoCloseable {
     /** SIGTERM, then SIGKILL if it does not exit in time. */
     @Override
     public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook is running or has run
+        }
+    }
+
+    private void stop() {
         process.destroy();
         try {
             if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
