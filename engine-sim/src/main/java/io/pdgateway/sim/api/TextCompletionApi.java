@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.TextTokens;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * {@code /v1/completions} in vLLM's shapes: {@code text_completion} objects and chunks, the finish reason on the
@@ -45,7 +46,7 @@ public final class TextCompletionApi implements CompletionApi {
             }
             if (allMatch(prompt, p -> p.isArray() && allMatch(p, JsonNode::isIntegralNumber))) {
                 // A batch of token-id prompts, as vLLM takes them; computed here as one, like a list of strings.
-                java.util.stream.LongStream.Builder ids = java.util.stream.LongStream.builder();
+                LongStream.Builder ids = LongStream.builder();
                 prompt.forEach(p -> p.forEach(id -> ids.add(id.asLong())));
                 return PromptTokens.ofIds(ids.build().toArray(), blockSize);
             }

@@ -1,6 +1,7 @@
 package io.pdgateway.server.front;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -89,7 +90,7 @@ final class BodyReader {
 
     private static boolean expectsContinue(HttpServerRequest req) {
         String expect = req.getHeader(HttpHeaders.EXPECT);
-        return expect != null && expect.strip().equalsIgnoreCase("100-continue");
+        return expect != null && HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.strip());
     }
 
     /** The body's bytes: its own array when it filled exactly the space Content-Length declared, else a copy. */

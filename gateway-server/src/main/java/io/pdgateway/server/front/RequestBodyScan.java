@@ -217,11 +217,7 @@ final class RequestBodyScan {
         } else if (value == JsonToken.START_ARRAY) {
             JsonToken part = p.nextToken();
             if (part != null && part.isNumeric()) {
-                prompt.tokenIds = 0; // token ids: only their count matters, whatever follows the first
-                for (; part != JsonToken.END_ARRAY && part != null; part = p.nextToken()) {
-                    prompt.tokenIds++;
-                    skip(p, part);
-                }
+                prompt.tokenIds = valuesUntilEnd(p, part); // token ids: only their count matters
                 return prompt;
             }
             if (part == JsonToken.START_ARRAY) {
@@ -254,12 +250,19 @@ final class RequestBodyScan {
                 skip(p, part);
                 continue;
             }
-            for (JsonToken id = p.nextToken(); id != JsonToken.END_ARRAY && id != null; id = p.nextToken()) {
-                prompt.tokenIds++;
-                skip(p, id);
-            }
+            prompt.tokenIds += valuesUntilEnd(p, p.nextToken());
         }
         return prompt;
+    }
+
+    /** Reads past the rest of an array whose next value starts with {@code first}; returns how many values it had. */
+    private static int valuesUntilEnd(JsonParser p, JsonToken first) throws IOException {
+        int values = 0;
+        for (JsonToken value = first; value != JsonToken.END_ARRAY && value != null; value = p.nextToken()) {
+            values++;
+            skip(p, value);
+        }
+        return values;
     }
 
     /**

@@ -42,12 +42,8 @@ class CleartextHttp1IT {
         cluster.close();
     }
 
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static String post(String body, String extraHeaders) {
-        return "POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + extraHeaders
+    private static String post(String body) {
+        return "POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
     }
 
@@ -70,7 +66,7 @@ class CleartextHttp1IT {
         String large = TestCluster.chat("hello ".repeat(20_000), 2, false); // 120 KB: many reads, past Netty's buffer
         for (String body : new String[] {small, large}) {
             try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-                raw.write(post(body, "").getBytes(StandardCharsets.UTF_8));
+                raw.writeAscii(post(body));
                 await().atMost(Duration.ofSeconds(20)).until(raw::poll, text -> text.contains("\"usage\""));
                 assertThat(raw.poll()).startsWith("HTTP/1.1 200");
                 assertThat(raw.closedByServer()).isFalse();
@@ -85,7 +81,7 @@ class CleartextHttp1IT {
         // takes over: it must pass it on whole.
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
             String healthz = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
-            raw.write(ascii(healthz + post(TestCluster.chat("piped", 2, false), "")));
+            raw.writeAscii(healthz + post(TestCluster.chat("piped", 2, false)));
             await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
             assertThat(raw.poll()).startsWith("HTTP/1.1 200").contains("\r\n\r\nok").contains("\"usage\"");
             assertThat(raw.closedByServer()).isFalse();
@@ -96,9 +92,9 @@ class CleartextHttp1IT {
     @Test
     void secondRequest_strictFraming_contentLengthBesideTransferEncoding_400_nothingSmuggled() throws Exception {
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii(post(TestCluster.chat("first", 2, false), "")));
+            raw.writeAscii(post(TestCluster.chat("first", 2, false)));
             await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
-            raw.write(ascii(ambiguousThenSmuggled()));
+            raw.writeAscii(ambiguousThenSmuggled());
             await().atMost(Duration.ofSeconds(10)).until(raw::closedByServer);
             String answer = raw.poll();
             assertThat(answer).startsWith("HTTP/1.1 200").contains("HTTP/1.1 400").doesNotContain("\"list\"");
@@ -109,7 +105,7 @@ class CleartextHttp1IT {
     @Test
     void firstRequestChunkedBesideContentLength_servedOnce_connectionClosed_nothingSmuggled() throws Exception {
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii(ambiguousThenSmuggled()));
+            raw.writeAscii(ambiguousThenSmuggled());
             await().atMost(Duration.ofSeconds(10)).until(raw::closedByServer);
             String answer = raw.poll();
             // RFC 9112 §6.1: the gateway may serve such a request (Transfer-Encoding wins) if it then closes.
@@ -123,8 +119,8 @@ class CleartextHttp1IT {
     void firstRequestTransferEncodingOtherThanChunked_400_connectionClosed() throws Exception {
         String body = TestCluster.chat("te", 2, false);
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii(TestCluster.chunkedChatPost("gzip, chunked", body)
-                    + "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"));
+            raw.writeAscii(TestCluster.chunkedChatPost("gzip, chunked", body)
+                    + "GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
             await().atMost(Duration.ofSeconds(10)).until(raw::closedByServer);
             String answer = raw.poll();
             assertThat(answer).startsWith("HTTP/1.1 400");

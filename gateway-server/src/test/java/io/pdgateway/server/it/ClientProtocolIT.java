@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,14 +42,10 @@ class ClientProtocolIT {
         cluster.close();
     }
 
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
-    }
-
     /** Writes the bytes on a fresh connection; the server's whole answer once it closed the connection. */
     private String sendUntilClosed(String request) throws Exception {
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii(request));
+            raw.writeAscii(request);
             await().atMost(Duration.ofSeconds(10)).until(raw::closedByServer);
             return raw.poll();
         }
@@ -93,7 +88,7 @@ class ClientProtocolIT {
     void plainChunkedBody_served_connectionKept() throws Exception {
         String body = TestCluster.chat("chunked", 2, false);
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii(TestCluster.chunkedChatPost("chunked", body)));
+            raw.writeAscii(TestCluster.chunkedChatPost("chunked", body));
             await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
             assertThat(raw.poll()).startsWith("HTTP/1.1 200");
             assertThat(raw.closedByServer()).isFalse();
@@ -106,10 +101,10 @@ class ClientProtocolIT {
         String head = "POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 + "Expect: 100-continue\r\nContent-Length: ";
         try (RawStream raw = RawStream.open(cluster.gateway().port())) {
-            raw.write(ascii(head + body.length() + "\r\n\r\n"));
+            raw.writeAscii(head + body.length() + "\r\n\r\n");
             // A client waits for the 100 before it sends the body (curl gives up after a second and sends it).
             await().atMost(Duration.ofSeconds(5)).until(raw::poll, text -> text.startsWith("HTTP/1.1 100 Continue"));
-            raw.write(ascii(body));
+            raw.writeAscii(body);
             await().atMost(Duration.ofSeconds(10)).until(raw::poll, text -> text.contains("\"usage\""));
             assertThat(raw.poll()).contains("HTTP/1.1 200");
         }

@@ -48,6 +48,11 @@ final class RawStream implements AutoCloseable {
         out.flush();
     }
 
+    /** Writes an HTTP/1.x message given as text (request line, headers and an ASCII body). */
+    void writeAscii(String text) throws IOException {
+        write(text.getBytes(StandardCharsets.US_ASCII));
+    }
+
     /** True once the server closed the connection (everything it sent before is in {@link #poll()}). */
     boolean closedByServer() throws IOException {
         poll();
