@@ -9,8 +9,8 @@ import picocli.CommandLine.Option;
 /** {@code bench cache-memory}: the heap the gateway's prefix-cache model takes for a cluster of full pods. */
 @Command(name = "cache-memory", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Fill the gateway's prefix-cache model as if every pod's KV cache were full of distinct prompts "
-                + "(the worst case: no block shared between pods) and report the heap it takes, per block and per "
-                + "1,000 pods. Give the JVM room: PD_GATEWAY_JAVA_OPTS=-Xmx8g for 1,000 pods.")
+                + "(no block shared between pods) and report the heap it takes, per block and per "
+                + "1,000 pods.")
 public final class BenchCacheMemoryCommand implements Callable<Integer> {
     @Option(names = "--pods", defaultValue = "200", description = "Pods to model (default: ${DEFAULT-VALUE}).")
     int pods;

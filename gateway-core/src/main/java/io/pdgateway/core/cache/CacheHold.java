@@ -8,18 +8,37 @@ package io.pdgateway.core.cache;
 public final class CacheHold {
     static final CacheHold NONE = new CacheHold(null, new int[0], 0);
 
+    /** The engine-reported cache held, or null for a hold in the model's tree. */
     final PodCache pod;
     /**
-     * The blocks' nodes, the first {@link #blocks} of the array: they stay this hold's until released (see
-     * {@link PodCache}'s orphaned nodes); then the array goes back to its model for another hold.
+     * The blocks' nodes in {@link #pod}, the first {@link #blocks} of the array: they stay this hold's until released
+     * (see {@link PodCache}'s orphaned nodes); then the array goes back to its model for another hold.
      */
     final int[] nodes;
     final int blocks;
+    /** The modelled view held, or null. */
+    final PodView view;
+    /** The deepest run held: the hold is the path from the tree's root to it. */
+    final RunNode leaf;
+    /** The view's generation when held: a view that left the tree since releases nothing. */
+    final int generation;
     boolean released;
 
     CacheHold(PodCache pod, int[] nodes, int blocks) {
         this.pod = pod;
         this.nodes = nodes;
         this.blocks = blocks;
+        this.view = null;
+        this.leaf = null;
+        this.generation = 0;
+    }
+
+    CacheHold(PodView view, RunNode leaf) {
+        this.pod = null;
+        this.nodes = null;
+        this.blocks = 0;
+        this.view = view;
+        this.leaf = leaf;
+        this.generation = view.generation;
     }
 }

@@ -9,56 +9,33 @@ import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
- * The gateway's picture of one model's prefix caches: one {@link PodCache} per pod that computes prompts, with the
- * pod's real capacity, plus how many pods hold each block. Updated when a request is routed (its prompt's blocks are
- * referenced on the pod that computes them), when it ends (they become free, most recent first) and when an engine
- * reports what it stored or evicted; a pod that leaves discovery is dropped whole.
- *
- * <p>A lookup walks the prompt's blocks: the pods holding block 0 start alive, and the alive set is re-checked only
- * where the number of holders changes (caches are prefix-closed, so equal counts mean the same holders), found by a
- * search over the counts rather than block by block, and there only the pods the block's holder marks may name are
- * asked. A shared system prompt held by some pods costs one check per pod, not one per pod and block, and none when
- * every cache of the model holds its first block. Thread-safe: every method holds this model's monitor for in-memory
- * work only.
+ * The gateway's picture of one model's prefix caches, one {@link PodView} per pod that computes prompts, with the pod's
+ * real capacity. Modelled pods (the gateway's own guess) live in one {@link PrefixTree}, updated when a request is
+ * routed (its prompt's runs are referenced on the pod that computes them) and when it ends (they become free, most
+ * recent first): its work per decision scales with the runs of a prompt rather than its blocks. A pod whose engine's
+ * KV events have been live is one of the {@link ReportedCaches} instead, block by block as the events edit them. A pod
+ * that leaves discovery is dropped whole. A lookup reads both. Thread-safe: every method holds this model's monitor for
+ * in-memory work only.
  */
 public final class CacheModel {
-    private final Map<String, PodCache> pods = new HashMap<>();
-    /** Changes whenever a cache is added to or removed from {@link #pods}. */
+    private final Map<String, PodView> pods = new HashMap<>();
+    private final PrefixTree tree = new PrefixTree();
+    /** Changes whenever a view is added to or removed from {@link #pods}, or a view leaves the tree. */
     private int cachesVersion;
     /** The last {@link #resolve} answer, for that list at that version. */
     private List<Pod> resolvedFor;
     private int resolvedVersion;
+    /** Stamps the tree views of the last resolved list ({@link PodView#stamp}). */
+    private int resolveStamp;
+    /** Each candidate's engine-reported cache when that is its view (null otherwise), aligned with the list. */
     private PodCache[] resolved;
     /** The holder mark of each of {@link #resolved} (0 for none). */
     private long[] resolvedMarks;
-    /**
-     * The walk's alive set, reused from one lookup to the next (under this monitor); only its first k entries are read.
-     * What it still references after a walk are this model's caches of the last lookup, until the next one.
-     */
-    private PodCache[] alive = new PodCache[0];
-    /** Each alive cache's position in the candidate list, and its holder mark. */
-    private int[] alivePositions = new int[0];
-    private long[] aliveMarks = new long[0];
-    /**
-     * Block hash → number of pods holding it, and marks of the pods that may ({@link HolderTable}). A walk asks a pod
-     * whether it holds a block only when the block's marks have the pod's {@link PodCache#holderMark}: where 32 of
-     * 2,048 pods hold a conversation after a shared system prompt, about half the pods' tables instead of all.
-     */
-    private final HolderTable holders = new HolderTable(1024);
-    /** Caches made so far, to give the next one its holder mark. */
-    private int cachesMade;
-    private final NodeArrays nodeArrays = new NodeArrays();
-    private final PodCache.BlockCounter counter = new PodCache.BlockCounter() {
-        @Override
-        public void added(long blockHash, long holderMark) {
-            holders.add(blockHash, holderMark);
-        }
-
-        @Override
-        public void removed(long blockHash) {
-            holders.remove(blockHash);
-        }
-    };
+    /** How many of {@link #resolved} are not null. */
+    private int resolvedCaches;
+    private final ReportedCaches reported = new ReportedCaches();
+    /** Views made so far, to give the next one its index. */
+    private int viewsMade;
 
     /** How many leading blocks of the prompt each candidate holds ({@code blockTokens} tokens each). */
     public PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens) {
@@ -79,100 +56,26 @@ public final class CacheModel {
      */
     public synchronized PrefixMatch match(long[] hashes, List<Pod> candidates, int blockTokens, PrefixMatch reuse,
             ToIntFunction<Pod> positions) {
-        if (hashes.length == 0 || holders.count(hashes[0]) == 0) {
+        if (hashes.length == 0) {
+            return PrefixMatch.NONE;
+        }
+        boolean inTree = tree.holdsFirst(hashes[0]);
+        boolean inReported = reported.holds(hashes[0]);
+        if (!inTree && !inReported) {
             return PrefixMatch.NONE;
         }
         PodCache[] caches = resolve(candidates);
-        if (alive.length < caches.length) {
-            alive = new PodCache[caches.length];
-            alivePositions = new int[caches.length];
-            aliveMarks = new long[caches.length];
-        }
-        return walk(hashes, candidates, caches, blockTokens, reuse, positions);
-    }
-
-    private PrefixMatch walk(long[] hashes, List<Pod> candidates, PodCache[] caches, int blockTokens,
-            PrefixMatch reuse, ToIntFunction<Pod> positions) {
-        int k = 0;
-        // A first block every cache of the model holds (a shared system prompt) needs no check per pod: a hash probe
-        // into each pod's own table, a cache miss per pod at thousands of pods.
-        boolean everyCacheHolds = holders.count(hashes[0]) == pods.size();
-        for (int i = 0; i < caches.length; i++) {
-            PodCache cache = caches[i];
-            if (cache != null && (everyCacheHolds || cache.contains(hashes[0]))) {
-                alivePositions[k] = i;
-                aliveMarks[k] = resolvedMarks[i];
-                alive[k++] = cache;
-            }
-        }
-        if (k == 0) {
-            return PrefixMatch.NONE;
-        }
-        PrefixMatch match = reuse == null ? PrefixMatch.forPods(hashes.length, blockTokens, k)
-                : positions == null ? reuse.refill(hashes.length, blockTokens, k)
+        int upTo = tree.holdersOfFirst(hashes[0]) + (inReported ? resolvedCaches : 0);
+        PrefixMatch match = reuse == null ? PrefixMatch.forPods(hashes.length, blockTokens, upTo)
+                : positions == null ? reuse.refill(hashes.length, blockTokens, upTo)
                 : reuse.refill(hashes.length, blockTokens, candidates, positions);
-        int previous = holders.count(hashes[0]);
-        int depth = 1;
-        while (depth < hashes.length && k > 0) {
-            int i = firstChange(hashes, depth, previous);
-            depth = i; // blocks before i have the previous holders: the alive caches hold them all
-            if (i == hashes.length) {
-                break;
-            }
-            long entry = holders.entry(hashes[i]); // count and marks in one probe
-            int count = HolderTable.countIn(entry);
-            if (count == 0) {
-                break;
-            }
-            long marks = HolderTable.marksIn(entry);
-            int kept = 0;
-            for (int a = 0; a < k; a++) {
-                if ((aliveMarks[a] & marks) != 0 && alive[a].contains(hashes[i])) {
-                    alivePositions[kept] = alivePositions[a];
-                    aliveMarks[kept] = aliveMarks[a];
-                    alive[kept++] = alive[a];
-                } else {
-                    match.put(alivePositions[a], alive[a], i);
-                }
-            }
-            k = kept;
-            previous = count;
-            depth = i + 1;
+        if (inTree) {
+            tree.match(hashes, resolveStamp, match);
         }
-        for (int a = 0; a < k; a++) {
-            match.put(alivePositions[a], alive[a], depth);
+        if (inReported && resolvedCaches > 0) {
+            reported.walk(hashes, caches, resolvedMarks, match);
         }
         return match;
-    }
-
-    /**
-     * The first block at or after {@code from} whose holder count is not {@code count} (the count of block from − 1), or
-     * the prompt's length. Caches are prefix-closed, so counts never grow along a prompt: the blocks with the same count
-     * are a run, found by doubling the step and then halving it, a few probes per change of holders instead of one per
-     * block (an 8,000-token prompt is 500 blocks, most of them in one or two runs).
-     */
-    private int firstChange(long[] hashes, int from, int count) {
-        int same = from - 1; // known to have the count
-        int step = 1;
-        int differs = hashes.length; // known to differ (or the end)
-        while (same + step < hashes.length) {
-            int probe = same + step;
-            if (holders.count(hashes[probe]) != count) {
-                differs = probe;
-                break;
-            }
-            same = probe;
-            step <<= 1;
-        }
-        while (differs - same > 1) {
-            int probe = (same + differs) >>> 1;
-            if (holders.count(hashes[probe]) == count) {
-                same = probe;
-            } else {
-                differs = probe;
-            }
-        }
-        return differs;
     }
 
     /**
@@ -183,90 +86,109 @@ public final class CacheModel {
         if (hashes.length == 0) {
             return CacheHold.NONE;
         }
-        PodCache cache = cacheOf(pod.id(), pod.address(), capacityBlocks);
-        int[] nodes = nodeArrays.take(hashes.length);
-        cache.add(hashes, hashes.length, nodes, false, counter);
-        cache.evictOverflow(counter);
-        return new CacheHold(cache, nodes, hashes.length);
+        PodView view = viewOf(pod.id(), pod.address(), capacityBlocks);
+        if (!view.reportedView) {
+            CacheHold hold = tree.hold(view, hashes);
+            tree.evictOverflow(view);
+            return hold;
+        }
+        return reported.hold(view.reported, hashes);
     }
 
     /** The request ended: its blocks stay cached, now free and most recent. Idempotent. */
     public synchronized void release(CacheHold hold) {
-        if (hold.released || hold.pod == null) {
+        if (hold.released || hold.pod == null && hold.view == null) {
             return;
         }
         hold.released = true;
-        if (pods.get(hold.pod.podId) == hold.pod) { // else the pod left (or was re-created) since
-            hold.pod.release(hold.nodes, hold.blocks, counter);
-            hold.pod.evictOverflow(counter);
+        if (hold.view != null) {
+            PodView view = hold.view;
+            if (pods.get(view.podId) == view && view.generation == hold.generation) { // else it left the tree since
+                tree.release(hold);
+                tree.evictOverflow(view);
+            }
+            return;
         }
-        nodeArrays.give(hold.nodes);
-    }
-
-    /** The pod's engine reports it stored these blocks (prefix order): they are its most recent free blocks. */
-    public synchronized void stored(String podId, String address, long[] hashes, int capacityBlocks) {
-        PodCache cache = cacheOf(podId, address, capacityBlocks);
-        cache.add(hashes, hashes.length, null, true, counter);
-        cache.evictOverflow(counter);
+        PodView view = pods.get(hold.pod.podId);
+        reported.release(hold, view != null && view.reported == hold.pod); // else the pod left (or came back) since
     }
 
     /**
-     * The pod's engine events are live (its view becomes event-fed, see {@link PodCache}) or stopped (its view falls
-     * back to the gateway's model, starting from what the engine last reported).
+     * The pod's engine reports it stored these blocks (prefix order): they are its most recent free blocks in the
+     * engine-reported cache, which is the pod's view once its events are live.
+     */
+    public synchronized void stored(String podId, String address, long[] hashes, int capacityBlocks) {
+        reported.stored(reportedOf(viewOf(podId, address, capacityBlocks)), hashes);
+    }
+
+    /**
+     * The pod's engine events are live (its view becomes the event-fed cache, see {@link PodCache}: a modelled pod
+     * leaves the tree for good, with what it held there) or stopped (that cache falls back to the gateway's model,
+     * starting from what the engine last reported).
      */
     public synchronized void eventsLive(String podId, String address, int capacityBlocks, boolean live) {
-        PodCache cache = live ? cacheOf(podId, address, capacityBlocks) : pods.get(podId);
+        PodView view = live ? viewOf(podId, address, capacityBlocks) : pods.get(podId);
+        if (view == null) {
+            return;
+        }
+        if (live && !view.reportedView) {
+            tree.drop(view);
+            view.reportedView = true;
+            cachesVersion++;
+        }
+        PodCache cache = live ? reportedOf(view) : view.reported;
         if (cache == null || cache.eventFed() == live) {
             return;
         }
-        if (live) {
-            cache.startEventFed(counter);
-        } else {
-            cache.stopEventFed(counter);
-        }
+        reported.eventsLive(cache, live);
     }
 
     /** Whether the pod's view follows its engine's events now. */
     public synchronized boolean eventFed(String podId) {
-        PodCache cache = pods.get(podId);
-        return cache != null && cache.eventFed();
+        PodView view = pods.get(podId);
+        return view != null && view.reported != null && view.reported.eventFed();
     }
 
     /** The pod's engine reports it evicted these blocks. */
     public synchronized void removed(String podId, long[] hashes) {
-        PodCache cache = pods.get(podId);
-        if (cache != null) {
-            cache.remove(hashes, counter);
+        PodView view = pods.get(podId);
+        if (view != null && view.reported != null) {
+            reported.removed(view.reported, hashes);
         }
     }
 
     /** The pod's engine dropped its whole cache. */
     public synchronized void cleared(String podId) {
-        PodCache cache = pods.get(podId);
-        if (cache != null) {
-            cache.clear(counter);
+        PodView view = pods.get(podId);
+        if (view != null && view.reported != null) {
+            reported.cleared(view.reported);
         }
     }
 
     /** Sets each known pod's capacity (its engine reported one, or the setting changed). */
     public synchronized void capacity(String podId, int capacityBlocks) {
-        PodCache cache = pods.get(podId);
-        if (cache != null && cache.capacity() != capacityBlocks) {
-            cache.capacity(capacityBlocks);
-            cache.evictOverflow(counter);
+        PodView view = pods.get(podId);
+        int blocks = Math.max(1, capacityBlocks);
+        if (view == null || view.capacityBlocks == blocks) {
+            return;
+        }
+        view.capacityBlocks = blocks;
+        tree.evictOverflow(view);
+        if (view.reported != null) {
+            reported.capacity(view.reported, blocks);
         }
     }
 
     /** Drops every pod not in {@code present} (id → address) or back at another address; returns their ids. */
     public synchronized List<String> retainOnly(Map<String, String> present) {
         List<String> dropped = new ArrayList<>();
-        for (Iterator<PodCache> it = pods.values().iterator(); it.hasNext(); ) {
-            PodCache cache = it.next();
-            if (!cache.address.equals(present.get(cache.podId))) {
-                cache.clear(counter);
+        for (Iterator<PodView> it = pods.values().iterator(); it.hasNext(); ) {
+            PodView view = it.next();
+            if (!view.address.equals(present.get(view.podId))) {
+                discard(view);
                 it.remove();
                 cachesVersion++;
-                dropped.add(cache.podId);
+                dropped.add(view.podId);
             }
         }
         return dropped;
@@ -274,22 +196,22 @@ public final class CacheModel {
 
     /** Blocks the pod holds in the model (0 when unknown). */
     public synchronized int blocks(String podId) {
-        PodCache cache = pods.get(podId);
-        return cache == null ? 0 : cache.size();
+        PodView view = pods.get(podId);
+        return view == null ? 0 : view.blocks();
     }
 
-    /** Blocks held over every pod: what the model's memory scales with. */
+    /** Blocks held over every pod (engine reports not yet live included): what the model's memory scales with. */
     public synchronized long totalBlocks() {
         long total = 0;
-        for (PodCache cache : pods.values()) {
-            total += cache.size();
+        for (PodView view : pods.values()) {
+            total += view.size + (view.reported == null ? 0 : view.reported.size());
         }
         return total;
     }
 
-    /** Distinct blocks held by at least one pod. */
-    public synchronized int distinctBlocks() {
-        return holders.size();
+    /** Distinct blocks held by at least one pod: in the tree, plus in the engine-reported caches. */
+    public synchronized long distinctBlocks() {
+        return tree.runBlocks() + reported.distinctBlocks();
     }
 
     public synchronized boolean hasPod(String podId) {
@@ -297,40 +219,68 @@ public final class CacheModel {
     }
 
     /**
-     * Each candidate's cache (null when the model holds none for it, or holds an earlier pod's of the same name),
-     * aligned with the list. Decisions pass the same list (their snapshot's) over and over, so the answer is kept
-     * until the list or the set of caches changes: a map lookup and an address comparison per pod per decision saved.
+     * Each candidate's engine-reported cache when that is its view (null otherwise), aligned with the list; the
+     * candidates in the tree are stamped with their position instead. Decisions pass the same list (their snapshot's)
+     * over and over, so the answer is kept until the list or the set of views changes: a map lookup and an address
+     * comparison per pod per decision saved.
      */
     private PodCache[] resolve(List<Pod> candidates) {
         if (candidates == resolvedFor && cachesVersion == resolvedVersion) {
             return resolved;
         }
-        PodCache[] caches = new PodCache[candidates.size()];
-        long[] marks = new long[caches.length];
-        for (int i = 0; i < caches.length; i++) {
+        int stamp = ++resolveStamp;
+        PodCache[] found = new PodCache[candidates.size()];
+        long[] marks = new long[found.length];
+        int count = 0;
+        for (int i = 0; i < found.length; i++) {
             Pod pod = candidates.get(i);
-            PodCache cache = pods.get(pod.id());
-            caches[i] = cache != null && cache.address.equals(pod.address()) ? cache : null;
-            marks[i] = caches[i] == null ? 0 : caches[i].holderMark;
+            PodView view = pods.get(pod.id());
+            if (view == null || !view.address.equals(pod.address())) {
+                continue; // none, or an earlier pod's of the same name
+            }
+            if (view.reportedView) {
+                found[i] = view.reported;
+                marks[i] = view.reported.holderMark;
+                count++;
+            } else {
+                view.stamp = stamp;
+                view.position = i;
+            }
         }
-        resolved = caches;
+        resolved = found;
         resolvedMarks = marks;
+        resolvedCaches = count;
         resolvedFor = candidates;
         resolvedVersion = cachesVersion;
-        return caches;
+        return found;
     }
 
-    private PodCache cacheOf(String podId, String address, int capacityBlocks) {
-        PodCache cache = pods.get(podId);
-        if (cache != null && cache.address.equals(address)) {
-            return cache;
+    private PodView viewOf(String podId, String address, int capacityBlocks) {
+        PodView view = pods.get(podId);
+        if (view != null && view.address.equals(address)) {
+            return view;
         }
-        if (cache != null) {
-            cache.clear(counter); // another pod under the same name: the old one's blocks are not its
+        if (view != null) {
+            discard(view); // another pod under the same name: the old one's blocks are not its
         }
-        PodCache fresh = new PodCache(podId, address, capacityBlocks, HolderTable.markOf(cachesMade++));
+        PodView fresh = new PodView(podId, address, viewsMade++, capacityBlocks);
         pods.put(podId, fresh);
         cachesVersion++;
         return fresh;
+    }
+
+    private PodCache reportedOf(PodView view) {
+        if (view.reported == null) {
+            view.reported = reported.create(view.podId, view.address, view.capacityBlocks);
+        }
+        return view.reported;
+    }
+
+    /** The view's blocks leave the model (the pod left, or another took its name). */
+    private void discard(PodView view) {
+        tree.drop(view);
+        if (view.reported != null) {
+            reported.discard(view.reported);
+        }
     }
 }

@@ -35,6 +35,10 @@ abstract class HashSlots {
     /** The value at {@code from} moves to {@code to} (a deletion closing its hole). */
     abstract void moveValue(int from, int to);
 
+    /** The slot's value is no longer any key's (a value that references an object lets it go); by default nothing. */
+    void clearValue(int slot) {
+    }
+
     /** Slots the value array must have. */
     final int capacity() {
         return keys.length;
@@ -90,6 +94,7 @@ abstract class HashSlots {
             next = (next + 1) & mask;
         }
         keys[hole] = FREE;
+        clearValue(hole);
         used--;
     }
 

@@ -90,14 +90,15 @@ public final class PrefixMatch {
     }
 
     /**
-     * The candidate at {@code position} (whose cache is {@code cache}) holds {@code matchedBlocks} leading blocks. A
-     * match kept by position does not read the cache: a walk drops thousands of pods at once.
+     * The candidate at {@code position} (pod {@code podId}) holds {@code matchedBlocks} leading blocks; a later put
+     * for it replaces the earlier. A match kept by position does not read the id: a walk drops thousands of pods at
+     * once.
      */
-    void put(int position, PodCache cache, int matchedBlocks) {
+    void put(int position, String podId, int matchedBlocks) {
         if (positions != null) {
             byPosition[position] = matchedBlocks;
         } else {
-            put(cache.podId, matchedBlocks);
+            put(podId, matchedBlocks);
         }
     }
 

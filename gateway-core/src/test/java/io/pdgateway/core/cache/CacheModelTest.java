@@ -82,6 +82,7 @@ class CacheModelTest {
 
     @Test
     void engineEvents_storeRemoveClear() {
+        model.eventsLive(p2.id(), p2.address(), 100, true); // events count once live (EventFedCacheViewTest)
         long[] blocks = prompt(6, 3);
         model.stored(p2.id(), p2.address(), blocks, 100);
         assertThat(matched(blocks, p2)).isEqualTo(6);
@@ -239,21 +240,46 @@ class CacheModelTest {
         runScript(pods, 3000);
     }
 
+    /**
+     * Prompts that end inside others and depart from them at every depth: the model splits its runs where a prompt
+     * ends or departs, and each split must keep every pod's blocks, references and eviction order as they were.
+     */
+    @Test
+    void randomScript_prefixesOfEachOtherAndBranches_matchTheScriptedEngine() {
+        SplittableRandom random = new SplittableRandom(5);
+        long[] trunk = prompt(24, 7);
+        long[][] prompts = new long[16][];
+        for (int i = 0; i < prompts.length; i++) {
+            int depth = 1 + random.nextInt(trunk.length);
+            prompts[i] = i % 2 == 0 ? Arrays.copyOf(trunk, depth)
+                    : sharing(trunk, depth - 1, depth + random.nextInt(6), 300 + i);
+        }
+        List<Pod> pods = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            pods.add(pod("r" + i).build());
+        }
+        runScript(pods, 4000, prompts, 30);
+    }
+
     private void runScript(List<Pod> pods, int steps) {
-        SplittableRandom random = new SplittableRandom(11);
-        ScriptedEngine engine = new ScriptedEngine(40);
         long[][] prompts = new long[12][];
         for (int i = 0; i < prompts.length; i++) {
             // Families of prompts sharing 0, 3 or 6 blocks of one system prompt.
             prompts[i] = i % 3 == 0 ? prompt(5 + i % 7, 50 + i) : sharing(prompt(12, 7), 3 * (i % 3), 8 + i % 5, 60 + i);
         }
+        runScript(pods, steps, prompts, 40);
+    }
+
+    private void runScript(List<Pod> pods, int steps, long[][] prompts, int capacity) {
+        SplittableRandom random = new SplittableRandom(11);
+        ScriptedEngine engine = new ScriptedEngine(capacity);
         record Held(Pod pod, long[] prompt, CacheHold hold) {}
         List<Held> held = new ArrayList<>();
         for (int step = 0; step < steps; step++) {
             if (held.isEmpty() || random.nextInt(3) > 0) {
                 Pod pod = pods.get(random.nextInt(pods.size()));
                 long[] p = prompts[random.nextInt(prompts.length)];
-                held.add(new Held(pod, p, model.hold(pod, p, 40)));
+                held.add(new Held(pod, p, model.hold(pod, p, capacity)));
                 engine.hold(pod, p);
             } else {
                 Held h = held.remove(random.nextInt(held.size()));

@@ -1,0 +1,98 @@
+package io.pdgateway.core.cache;
+
+/**
+ * A run of consecutive prompt blocks in a model's {@link PrefixTree}: the blocks every prompt through this node shares
+ * after its parent's, and the pods that hold some or all of them ({@link TreeEntry}, at most one per pod). A pod's
+ * entries are kept in a small open-addressing table keyed by the pod view's index, so finding a pod's entry is a probe
+ * or two even on a system prompt's node that every pod of the model holds. Not thread-safe: its {@link CacheModel}
+ * guards it.
+ */
+final class RunNode {
+    /** The run's block hashes; its length is the run's. */
+    long[] hashes;
+    /** The node before this run on every path through it; null for a run that starts at a prompt's first block. */
+    RunNode parent;
+    private TreeEntry[] slots = new TreeEntry[2];
+    private int entries;
+
+    RunNode(long[] hashes, RunNode parent) {
+        this.hashes = hashes;
+        this.parent = parent;
+    }
+
+    int length() {
+        return hashes.length;
+    }
+
+    /** Pods with an entry here. */
+    int entryCount() {
+        return entries;
+    }
+
+    /** The entry table itself, to read every entry (empty slots are null). */
+    TreeEntry[] slots() {
+        return slots;
+    }
+
+    /** The pod's entry, or null. */
+    TreeEntry entry(PodView view) {
+        int mask = slots.length - 1;
+        for (int slot = view.index & mask; ; slot = (slot + 1) & mask) {
+            TreeEntry e = slots[slot];
+            if (e == null || e.view == view) {
+                return e;
+            }
+        }
+    }
+
+    /** Adds the entry of a pod that has none here. */
+    void put(TreeEntry entry) {
+        if (entries + 1 > slots.length / 2) {
+            TreeEntry[] old = slots;
+            slots = new TreeEntry[old.length * 2];
+            for (TreeEntry e : old) {
+                if (e != null) {
+                    place(e);
+                }
+            }
+        }
+        place(entry);
+        entries++;
+    }
+
+    private void place(TreeEntry entry) {
+        int mask = slots.length - 1;
+        int slot = entry.view.index & mask;
+        while (slots[slot] != null) {
+            slot = (slot + 1) & mask;
+        }
+        slots[slot] = entry;
+    }
+
+    /** Removes the entry (backward-shift deletion, as {@link HashSlots} does). */
+    void remove(TreeEntry entry) {
+        int mask = slots.length - 1;
+        int hole = entry.view.index & mask;
+        while (slots[hole] != entry) {
+            hole = (hole + 1) & mask;
+        }
+        for (int next = (hole + 1) & mask; slots[next] != null; next = (next + 1) & mask) {
+            int home = slots[next].view.index & mask;
+            boolean movable = hole <= next ? home <= hole || home > next : home <= hole && home > next;
+            if (movable) {
+                slots[hole] = slots[next];
+                hole = next;
+            }
+        }
+        slots[hole] = null;
+        entries--;
+    }
+
+    /** Empties the table and returns what it held (null slots included), for a split to hand the entries on. */
+    TreeEntry[] takeAll() {
+        TreeEntry[] taken = slots;
+        slots = new TreeEntry[taken.length];
+        entries = 0;
+        return taken;
+    }
+}
