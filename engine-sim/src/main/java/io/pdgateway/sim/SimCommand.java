@@ -73,6 +73,12 @@ public final class SimCommand implements Callable<Integer> {
                     + "\"replay_endpoint\":\"tcp://*:5558\"}'. Text is then tokenized with the bundled tokenizer.json.")
     String kvEventsConfig;
 
+    @Option(names = "--tokenizer",
+            description = "vLLM/SGLang: characters (four to a token, the default) or bundled (the bundled "
+                    + "tokenizer.json, as --kv-events-config implies). Every pod of a model must tokenize alike: "
+                    + "give decode pods --tokenizer bundled when their prefill pods publish KV events.")
+    String tokenizer;
+
     @Override
     public Integer call() throws Exception {
         SimConfig config;
@@ -87,11 +93,30 @@ public final class SimCommand implements Callable<Integer> {
                     .timeScale(timeScale).seed(seed).faults(faults).bootstrapPort(bootstrapPort)
                     .trtPythonTransceiver(trtTransceiver.equals("python"))
                     .kvEvents(kvEventsConfig == null ? KvEventsConfig.DISABLED : KvEventsConfig.parse(kvEventsConfig))
+                    .bundledTokenizer(bundledTokenizer(tokenizer, kvEventsConfig != null))
                     .build();
         } catch (IllegalArgumentException e) {
             System.err.println("pd-gateway sim: " + e.getMessage());
             return 2;
         }
         return SimMain.run(config);
+    }
+
+    /** {@code --tokenizer}: whether text is tokenized with the bundled tokenizer. */
+    static boolean bundledTokenizer(String choice, boolean publishesEvents) {
+        if (choice == null) {
+            return publishesEvents;
+        }
+        return switch (choice) {
+            case "bundled" -> true;
+            case "characters" -> {
+                if (publishesEvents) {
+                    throw new IllegalArgumentException("--tokenizer characters: a pod that publishes KV events "
+                            + "tokenizes with the bundled tokenizer (its events carry the token ids)");
+                }
+                yield false;
+            }
+            default -> throw new IllegalArgumentException("--tokenizer must be characters or bundled, got " + choice);
+        };
     }
 }

@@ -24,6 +24,9 @@ import java.util.Objects;
  *                         metadata generation_first needs; false is the C++ one, which reports none
  * @param kvEvents         {@code --kv-events-config}: vLLM and SGLang pods publish their prefix cache's changes as
  *                         KV-cache events and tokenize text with the bundled tokenizer ({@link KvEventsConfig})
+ * @param bundledTokenizer {@code --tokenizer bundled}: tokenize text with the bundled tokenizer without publishing
+ *                         events, as the decode pods of a model whose prefill pods publish them must (a decode pod
+ *                         checks that the KV it fetched was computed for the prompt as it tokenizes it)
  */
 public record SimConfig(
         String engine,
@@ -38,7 +41,8 @@ public record SimConfig(
         int defaultMaxTokens,
         int bootstrapPort,
         boolean trtPythonTransceiver,
-        KvEventsConfig kvEvents) {
+        KvEventsConfig kvEvents,
+        boolean bundledTokenizer) {
 
     /** The engine every pod simulates unless told otherwise. */
     public static final String DEFAULT_ENGINE = "vllm";
@@ -51,6 +55,11 @@ public record SimConfig(
      * rest of the context window.
      */
     public static final int DEFAULT_MAX_TOKENS = 16;
+    /** Whether text is tokenized with the bundled tokenizer (publishing KV events, or told to), not counted. */
+    public boolean tokenizes() {
+        return bundledTokenizer || kvEvents.publishes();
+    }
+
     /** SGLang's --disaggregation-bootstrap-port default, the same 8998 the spec's annotation defaults to. */
     public static final int DEFAULT_BOOTSTRAP_PORT = 8998;
 
@@ -80,6 +89,9 @@ public record SimConfig(
         if (kvEvents.publishes() && engine.equals("trtllm")) {
             throw new IllegalArgumentException("--kv-events-config is simulated for vllm and sglang pods only");
         }
+        if (bundledTokenizer && engine.equals("trtllm")) {
+            throw new IllegalArgumentException("--tokenizer bundled is simulated for vllm and sglang pods only");
+        }
         if (bootstrapPort < 0 || bootstrapPort > 65_535) {
             throw new IllegalArgumentException("bootstrapPort must be within 0..65535, got " + bootstrapPort);
         }
@@ -94,7 +106,8 @@ public record SimConfig(
     public Builder toBuilder() {
         return new Builder().engine(engine).role(role).host(host).port(port).modelName(modelName)
                 .timeScale(timeScale).timing(timing).seed(seed).faults(faults).defaultMaxTokens(defaultMaxTokens)
-                .bootstrapPort(bootstrapPort).trtPythonTransceiver(trtPythonTransceiver).kvEvents(kvEvents);
+                .bootstrapPort(bootstrapPort).trtPythonTransceiver(trtPythonTransceiver).kvEvents(kvEvents)
+                .bundledTokenizer(bundledTokenizer);
     }
 
     /** Fluent construction of a {@link SimConfig}; validation happens in {@link #build()}. */
@@ -112,6 +125,7 @@ public record SimConfig(
         private int bootstrapPort = DEFAULT_BOOTSTRAP_PORT;
         private boolean trtPythonTransceiver = true;
         private KvEventsConfig kvEvents = KvEventsConfig.DISABLED;
+        private boolean bundledTokenizer;
 
         private Builder() {
         }
@@ -181,9 +195,14 @@ public record SimConfig(
             return this;
         }
 
+        public Builder bundledTokenizer(boolean bundledTokenizer) {
+            this.bundledTokenizer = bundledTokenizer;
+            return this;
+        }
+
         public SimConfig build() {
             return new SimConfig(engine, role, host, port, modelName, timeScale, timing, seed, faults,
-                    defaultMaxTokens, bootstrapPort, trtPythonTransceiver, kvEvents);
+                    defaultMaxTokens, bootstrapPort, trtPythonTransceiver, kvEvents, bundledTokenizer);
         }
     }
 }

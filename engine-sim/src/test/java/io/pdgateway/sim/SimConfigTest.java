@@ -23,6 +23,21 @@ class SimConfigTest {
         assertThat(config.defaultMaxTokens()).isEqualTo(16);
         assertThat(config.bootstrapPort()).as("SGLang's default").isEqualTo(8998);
         assertThat(config.trtPythonTransceiver()).isTrue();
+        assertThat(config.tokenizes()).as("characters counted unless told or publishing events").isFalse();
+    }
+
+    @Test
+    void tokenizerOption_bundledOrCharacters_eventsImplyBundled() {
+        assertThat(SimCommand.bundledTokenizer(null, false)).isFalse();
+        assertThat(SimCommand.bundledTokenizer(null, true)).isTrue();
+        assertThat(SimCommand.bundledTokenizer("bundled", false)).isTrue();
+        assertThat(SimCommand.bundledTokenizer("characters", false)).isFalse();
+        assertThatThrownBy(() -> SimCommand.bundledTokenizer("characters", true))
+                .hasMessageContaining("publishes KV events");
+        assertThatThrownBy(() -> SimCommand.bundledTokenizer("tiktoken", false))
+                .hasMessageContaining("characters or bundled");
+        assertThatThrownBy(() -> SimConfig.builder().engine("trtllm").bundledTokenizer(true).build())
+                .hasMessageContaining("vllm and sglang pods only");
     }
 
     @Test

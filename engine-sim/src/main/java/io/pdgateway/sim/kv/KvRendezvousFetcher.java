@@ -84,8 +84,7 @@ public final class KvRendezvousFetcher {
             return Future.failedFuture("answered a KV description that is not JSON: " + body);
         }
         if (kv.path("tokens").asInt() != prompt.count() || !prompt.digest().equals(kv.path("prompt_digest").asText())) {
-            return Future.failedFuture("the KV was computed for another prompt (" + kv.path("tokens").asInt()
-                    + " tokens) than this request's (" + prompt.count() + " tokens)");
+            return Future.failedFuture(KvMismatch.message(kv.path("tokens").asInt(), prompt.count()));
         }
         return Future.succeededFuture();
     }

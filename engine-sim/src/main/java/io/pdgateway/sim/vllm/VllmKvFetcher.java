@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.api.JsonCodec;
+import io.pdgateway.sim.kv.KvMismatch;
 import io.pdgateway.sim.api.PodContext;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
@@ -61,8 +62,7 @@ final class VllmKvFetcher {
                     + blocks);
         }
         if (kv.path("tokens").asInt() != prompt.count() || !prompt.digest().equals(kv.path("prompt_digest").asText())) {
-            return Future.failedFuture("the KV was computed for another prompt (" + kv.path("tokens").asInt()
-                    + " tokens) than this request's (" + prompt.count() + " tokens)");
+            return Future.failedFuture(KvMismatch.message(kv.path("tokens").asInt(), prompt.count()));
         }
         return Future.succeededFuture();
     }

@@ -232,6 +232,42 @@ class VllmDisaggregationTest {
         assertThat(json(response.body()).path("error").path("message").asText()).contains("another prompt");
     }
 
+    /**
+     * A prefill pod that tokenizes for real (as one publishing KV events does) and decode pods that count characters
+     * disagree on the prompt, and the decode pod says how to make them agree; a decode pod started with
+     * {@code --tokenizer bundled} serves the pair.
+     */
+    @Test
+    void tokenizers_mustAgree_acrossThePair() {
+        SimConfig base = SimConfig.builder().timeScale(FAST).seed(11).build();
+        SimPod tokenizing = await(SimPod.start(vertx,
+                base.toBuilder().role(SimRole.PREFILL).host("127.0.0.6").bundledTokenizer(true).build()));
+        SimPod alike = await(SimPod.start(vertx,
+                base.toBuilder().role(SimRole.DECODE).host("127.0.0.7").bundledTokenizer(true).build()));
+        try {
+            for (SimPod to : List.of(decode, alike)) {
+                HttpResponse<String> prefilled = post(tokenizing, "/v1/chat/completions", prefillBody(true).toString());
+                assertThat(prefilled.statusCode()).as(prefilled.body()).isEqualTo(200);
+                ObjectNode decodeBody = clientBody(3);
+                decodeBody.set("kv_transfer_params", json(prefilled.body()).path("kv_transfer_params"));
+
+                HttpResponse<String> response = post(to, "/v1/chat/completions", decodeBody.toString());
+
+                if (to == decode) {
+                    assertThat(response.statusCode()).isEqualTo(500);
+                    assertThat(json(response.body()).path("error").path("message").asText())
+                            .contains("another prompt").contains("--tokenizer bundled");
+                } else {
+                    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+                    assertThat(sseData(response.body())).last().isEqualTo("[DONE]");
+                }
+            }
+        } finally {
+            await(tokenizing.close());
+            await(alike.close());
+        }
+    }
+
     private static List<String> sideChannelPaths() {
         return prefill.recordedRequests().stream()
                 .filter(r -> r.method().equals("GET") && r.path().startsWith("/sim/kv/"))
