@@ -6,21 +6,41 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.core.model.ModelConfig;
 import io.pdgateway.core.model.Profile;
 import io.pdgateway.core.model.RoutingConfig;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Parses the model.aibrix.ai/config annotation. Invalid input never throws: it returns a failure whose message
- * the caller logs, and the pod is treated as having no config (spec: an invalid annotation is ignored).
+ * the caller logs, and the pod is treated as having no config (spec: an invalid annotation is ignored). A key the
+ * gateway does not read where it stands is no error (the upstream ignores it too) but is named in a warning: a
+ * routing key one level too high (a profile's {@code prefillScorePolicy} outside its {@code routingConfig}) or a
+ * setting pd-gateway does not enforce would otherwise be ignored without a word.
  */
 public final class ModelConfigParser {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> TOP_KEYS = Set.of("lockedRoutingStrategy", "defaultProfile", "profiles");
+    private static final Set<String> PROFILE_KEYS = Set.of("routingStrategy", "routingConfig");
+    /** routingConfig keys of the spec, which a profile sometimes carries one level too high. */
+    private static final Set<String> ROUTING_CONFIG_KEYS = Set.of("promptLenBucketMinLength",
+            "promptLenBucketMaxLength", "combined", "prefillScorePolicy", "decodeScorePolicy");
+    /** Keys the upstream reads that pd-gateway does not (named so, rather than as unknown). */
+    private static final Set<String> NOT_ENFORCED = Set.of("requestsPerSecond");
 
     private ModelConfigParser() {}
 
-    /** The outcome of parsing: exactly one of config and error is non-null. */
-    public record Result(ModelConfig config, String error) {
+    /**
+     * The outcome of parsing: exactly one of config and error is non-null; warnings name keys the parse ignored (at
+     * most a few per annotation, so a log line per pod stays short).
+     */
+    public record Result(ModelConfig config, String error, List<String> warnings) {
+        public Result(ModelConfig config, String error) {
+            this(config, error, List.of());
+        }
+
         public boolean ok() {
             return config != null;
         }
@@ -43,19 +63,41 @@ public final class ModelConfigParser {
         if (profilesNode == null || !profilesNode.isObject() || profilesNode.isEmpty()) {
             return new Result(null, "no profiles: the annotation needs at least one entry under \"profiles\"");
         }
+        List<String> warnings = new ArrayList<>();
+        ignoredKeys(root, TOP_KEYS, "", warnings);
         Map<String, Profile> profiles = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = profilesNode.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             if (!entry.getValue().isObject()) {
                 return new Result(null, "profile \"" + entry.getKey() + "\" is not an object");
             }
+            ignoredKeys(entry.getValue(), PROFILE_KEYS, "profile \"" + entry.getKey() + "\": ", warnings);
             try {
                 profiles.put(entry.getKey(), profile(entry.getKey(), entry.getValue()));
             } catch (IllegalArgumentException e) {
                 return new Result(null, "profile \"" + entry.getKey() + "\": " + e.getMessage());
             }
         }
-        return new Result(new ModelConfig(text(root, "lockedRoutingStrategy"), text(root, "defaultProfile"), profiles), null);
+        return new Result(new ModelConfig(text(root, "lockedRoutingStrategy"), text(root, "defaultProfile"), profiles), null,
+                List.copyOf(warnings));
+    }
+
+    /** Names each key of the object outside {@code known}, up to a few per annotation. */
+    private static void ignoredKeys(JsonNode object, Set<String> known, String where, List<String> warnings) {
+        for (Iterator<String> it = object.fieldNames(); it.hasNext() && warnings.size() < 4; ) {
+            String key = it.next();
+            if (known.contains(key)) {
+                continue;
+            }
+            String shown = key.length() > 64 ? key.substring(0, 64) + "..." : key;
+            if (ROUTING_CONFIG_KEYS.contains(key) && !where.isEmpty()) {
+                warnings.add(where + shown + " is ignored here: it belongs inside \"routingConfig\"");
+            } else if (NOT_ENFORCED.contains(key)) {
+                warnings.add(where + shown + " is ignored: pd-gateway does not enforce it");
+            } else {
+                warnings.add(where + "unknown key " + shown + " is ignored");
+            }
+        }
     }
 
     private static Profile profile(String name, JsonNode node) {

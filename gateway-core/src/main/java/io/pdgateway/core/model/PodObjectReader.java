@@ -39,6 +39,7 @@ public final class PodObjectReader {
             ModelConfigParser.Result parsed = ModelConfigParser.parse(annotation);
             if (parsed.ok()) {
                 config = parsed.config();
+                parsed.warnings().forEach(w -> warnings.add(id + ": " + SpecLabels.CONFIG + " annotation: " + w));
             } else {
                 warnings.add(id + ": ignoring invalid " + SpecLabels.CONFIG + " annotation: " + parsed.error());
             }

@@ -61,4 +61,24 @@ class ModelConfigParserTest {
         assertThat(result.ok()).isFalse();
         assertThat(result.error()).isNotBlank();
     }
+
+    /**
+     * A routing key one level too high, a setting the gateway does not enforce and a typo still parse (the upstream
+     * ignores them too), each named in a warning; the spec's own shapes warn of nothing.
+     */
+    @Test
+    void keysIgnoredWhereTheyStand_areNamedInWarnings() {
+        ModelConfigParser.Result result = ModelConfigParser.parse("""
+                {"defaultProfil":"b","profiles":{"default":{"routingStrategy":"pd","prefillScorePolicy":"token_load",
+                 "requestsPerSecond":20}}}""");
+        assertThat(result.ok()).isTrue();
+        assertThat(result.config().resolve(null).routingConfig().prefillScorePolicy()).as("not applied").isNull();
+        assertThat(result.warnings()).containsExactly(
+                "unknown key defaultProfil is ignored",
+                "profile \"default\": prefillScorePolicy is ignored here: it belongs inside \"routingConfig\"",
+                "profile \"default\": requestsPerSecond is ignored: pd-gateway does not enforce it");
+        assertThat(ModelConfigParser.parse("""
+                {"lockedRoutingStrategy":"pd","defaultProfile":"default","profiles":{"default":{"routingStrategy":"pd",
+                 "routingConfig":{"prefillScorePolicy":"token_load","anyOwnKey":1}}}}""").warnings()).isEmpty();
+    }
 }

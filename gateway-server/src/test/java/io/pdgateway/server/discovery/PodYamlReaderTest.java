@@ -114,6 +114,23 @@ class PodYamlReaderTest {
     }
 
     @Test
+    void routingKeyOutsideRoutingConfig_warnedConfigKept() throws IOException {
+        PodYamlReader.Result result = read("""
+                kind: Pod
+                metadata:
+                  name: p
+                  labels: {model.aibrix.ai/name: m}
+                  annotations:
+                    model.aibrix.ai/config: '{"profiles":{"default":{"routingStrategy":"pd","decodeScorePolicy":"token_load"}}}'
+                status: {podIP: 10.0.0.1}
+                """);
+        assertThat(result.pods()).hasSize(1);
+        assertThat(result.pods().get(0).config().resolve(null).routingStrategy()).isEqualTo("pd");
+        assertThat(result.warnings()).singleElement().satisfies(w -> assertThat(w).contains("default/p")
+                .contains("decodeScorePolicy").contains("inside \"routingConfig\""));
+    }
+
+    @Test
     void brokenYaml_throws() {
         assertThatThrownBy(() -> read("items: [ {metadata: ")).isInstanceOf(IOException.class);
     }
