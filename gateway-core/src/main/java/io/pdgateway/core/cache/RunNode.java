@@ -48,16 +48,20 @@ final class RunNode {
     /** Adds the entry of a pod that has none here. */
     void put(TreeEntry entry) {
         if (entries + 1 > slots.length / 2) {
-            TreeEntry[] old = slots;
-            slots = new TreeEntry[old.length * 2];
-            for (TreeEntry e : old) {
-                if (e != null) {
-                    place(e);
-                }
-            }
+            resize(slots.length * 2);
         }
         place(entry);
         entries++;
+    }
+
+    private void resize(int length) {
+        TreeEntry[] old = slots;
+        slots = new TreeEntry[length];
+        for (TreeEntry e : old) {
+            if (e != null) {
+                place(e);
+            }
+        }
     }
 
     private void place(TreeEntry entry) {
@@ -86,6 +90,9 @@ final class RunNode {
         }
         slots[hole] = null;
         entries--;
+        if (slots.length > 16 && entries < slots.length / 8) {
+            resize(slots.length / 2); // a lookup reads every slot: a run most pods left must not stay wide
+        }
     }
 
     /** Empties the table and returns what it held (null slots included), for a split to hand the entries on. */

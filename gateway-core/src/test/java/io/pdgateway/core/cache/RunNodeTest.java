@@ -44,8 +44,29 @@ class RunNodeTest {
                     slotted += e == null ? 0 : 1;
                 }
                 assertThat(slotted).as("every entry once in the slots").isEqualTo(reference.size());
+                assertThat(node.slots().length).as("as wide as its entries need, within a factor")
+                        .isLessThanOrEqualTo(Math.max(16, 8 * reference.size()));
             }
         }
+    }
+
+    @Test
+    void aRunMostPodsLeft_narrowsItsTable_keepingTheRest() {
+        RunNode node = new RunNode(new long[] {1}, null);
+        TreeEntry[] entries = new TreeEntry[200];
+        for (int i = 0; i < entries.length; i++) {
+            entries[i] = new TreeEntry(new PodView("p" + i, "10.0.0.1", i, 100), node);
+            node.put(entries[i]);
+        }
+        int wide = node.slots().length;
+        for (int i = 3; i < entries.length; i++) {
+            node.remove(entries[i]);
+        }
+        assertThat(node.slots().length).as("from %d slots", wide).isLessThanOrEqualTo(16);
+        for (int i = 0; i < 3; i++) {
+            assertThat(node.entry(entries[i].view)).isSameAs(entries[i]);
+        }
+        assertThat(node.entry(entries[3].view)).isNull();
     }
 
     @Test
