@@ -32,6 +32,11 @@ public final class MetricsRows {
         return this;
     }
 
+    /** The pod's entry (null when never scraped), for the fields it copies ({@link ScrapedMetrics.Entry}). */
+    public ScrapedMetrics.Entry entry(int slot) {
+        return entries[slot];
+    }
+
     /** The pod's scrape if fresh at {@code nowNanos} (the store's clock, read once per decision), else ABSENT. */
     public PodMetrics metrics(int slot, long nowNanos, long staleAfterNanos) {
         return ScrapedMetrics.fresh(entries[slot], nowNanos, staleAfterNanos);

@@ -158,6 +158,15 @@ public final class ClusterLoad implements LoadView {
         return metricsRows.metrics(slot, metricsNowNanos, metricsStaleAfterNanos);
     }
 
+    /**
+     * The scraped entry of the pod in this slot if its scrape is fresh, else null: its copied fields are
+     * {@link #metricsAt}'s without reading the scrape's object.
+     */
+    public ScrapedMetrics.Entry freshEntryAt(int slot) {
+        ScrapedMetrics.Entry entry = metricsRows.entry(slot);
+        return entry != null && entry.freshAt(metricsNowNanos, metricsStaleAfterNanos) ? entry : null;
+    }
+
     /** {@link #runningIfObserved} of the pod in this slot ({@link #slotsOf}). */
     public int runningIfObservedAt(int slot) {
         int running = runningRequestsAt(slot);

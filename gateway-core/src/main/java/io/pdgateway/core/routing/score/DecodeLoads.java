@@ -2,6 +2,7 @@ package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
@@ -58,22 +59,23 @@ public final class DecodeLoads {
         ClusterLoad bySlot = load instanceof ClusterLoad decision ? decision : null;
         int[] slots = bySlot == null ? null : bySlot.slotsOf(pods);
         for (int i = 0; i < n; i++) {
-            PodMetrics m;
             if (slots != null) {
                 int slot = slots[i];
-                m = bySlot.metricsAt(slot);
+                ScrapedMetrics.Entry m = bySlot.freshEntryAt(slot); // its copies: see DecodeInputs.compute
+                throughput[i] = m == null ? Double.NaN : m.generationThroughput();
+                kvUsage[i] = m == null ? Double.NaN : m.kvCacheUsage();
                 running[i] = bySlot.runningRequestsAt(slot);
                 tokens[i] = bySlot.decodeTokensAt(slot);
                 ageSeconds[i] = bySlot.decodeAgeSecondsAt(slot); // beside the tokens: the same ledger entry
             } else {
                 Pod pod = pods.get(i);
-                m = load.metrics(pod);
+                PodMetrics m = load.metrics(pod);
+                throughput[i] = m.generationThroughput();
+                kvUsage[i] = m.kvCacheUsage();
                 running[i] = load.runningRequests(pod);
                 tokens[i] = load.decodeTokens(pod);
                 ageSeconds[i] = load.decodeAgeSeconds(pod);
             }
-            throughput[i] = m.generationThroughput();
-            kvUsage[i] = m.kvCacheUsage();
         }
         return new DecodeLoads(running, tokens, throughput, kvUsage, ageSeconds);
     }
