@@ -1,11 +1,12 @@
 package io.pdgateway.core.cache;
 
 /**
- * Block hash → how many pods of the model hold the block, and marks naming pods that may: each pod has one of
- * {@link #MARK_BITS} bits (every MARK_BITS-th pod shares one), and a block's marks are the bits of every pod that held
- * it since its count was last 0. They are a superset of its holders (a bit is not taken back while another pod may
- * share it), so a walk need not ask a pod whose bit is unmarked. Count and marks share one long per slot: the marks
- * cost 4 bytes a slot over an int count. Not thread-safe: its {@link CacheModel} guards it.
+ * Block hash → how many engine-reported caches of the model ({@link ReportedCaches}) hold the block, and marks naming
+ * the pods that may: each pod has one of {@link #MARK_BITS} bits (every MARK_BITS-th pod shares one), and a block's
+ * marks are the bits of every pod that held it since its count was last 0. They are a superset of its holders (a bit
+ * is not taken back while another pod may share it), so a walk need not ask a pod whose bit is unmarked. Count and
+ * marks share one long per slot: the marks cost 4 bytes a slot over an int count. (Modelled pods are counted in their
+ * model's {@link PrefixTree}, per run.) Not thread-safe: its {@link CacheModel} guards it.
  */
 final class HolderTable extends HashSlots {
     /** Holder counts up to 2^24 − 1 pods; the bits above are marks. */

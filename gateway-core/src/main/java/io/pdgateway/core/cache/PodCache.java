@@ -3,7 +3,9 @@ package io.pdgateway.core.cache;
 import java.util.Arrays;
 
 /**
- * What one pod's engine holds in its prefix cache, as the gateway models it: blocks (by {@link BlockHasher} hash),
+ * What one pod's engine holds in its prefix cache, block by block, as its KV events report it (the cache of a pod
+ * whose events have been live; a modelled pod's view is its part of its model's {@link PrefixTree}): blocks (by
+ * {@link BlockHasher} hash),
  * each referenced by the requests using it or, once free, in least-recently-used order, evicted from the least recent
  * end when the pod is over its capacity, as vLLM evicts (free blocks are reused oldest first). Blocks of one request
  * are freed deepest first, so a prefix block is always at least as recent as the blocks after it and the cache stays
@@ -16,8 +18,9 @@ import java.util.Arrays;
  * for as long as it holds them and a release can never touch a node that now holds another block. Not thread-safe: its
  * {@link CacheModel} guards it.
  *
- * <p>Two modes. Modelled (the default): the gateway's own guess, as above, evicting by capacity. Event-fed (while the
- * pod's engine KV-event stream is live): what the engine reported is the truth. Blocks it stored are
+ * <p>Two modes. Modelled (before the pod's events are live, and after they stop): the gateway's own guess from what the
+ * engine last reported, as above, evicting by capacity. Event-fed (while the pod's engine KV-event stream is live):
+ * what the engine reported is the truth. Blocks it stored are
  * <em>confirmed</em>; blocks it removed go, referenced or not; nothing is evicted by capacity (the engine says what it
  * evicts). A block a routed request references but the engine has not reported yet is <em>pending</em>: the engine is
  * computing it, so it counts for the next decision; if the request ends before the engine confirms it, it goes.
