@@ -4,8 +4,8 @@ package io.pdgateway.core.cache;
  * The keys of a block-hash table: open addressing over a primitive array (linear probing, backward-shift deletion), so
  * a lookup on the routing hot path neither boxes nor allocates. A free slot is a zero key, so a probe for a block the
  * table does not hold (most of a prefix walk's probes) reads the keys alone, one cache line; a subclass keeps the
- * values in an array of its own beside the keys, and the hash 0 apart. Not thread-safe: its {@link CacheModel} guards
- * it.
+ * values in an array of its own beside the keys, {@link #valueSlots()} long, whose last slot is the hash 0's (a legal
+ * hash, kept apart from the probed slots). Not thread-safe: its {@link CacheModel} guards it.
  */
 abstract class HashSlots {
     static final long FREE = 0;
@@ -14,8 +14,10 @@ abstract class HashSlots {
 
     private long[] keys;
     private int mask;
-    /** Keys in the slots. */
+    /** Keys in the slots (the hash 0 not counted). */
     private int used;
+    /** Whether the table holds the hash 0 (its value is in the last value slot). */
+    private boolean zeroHeld;
 
     HashSlots(int expected) {
         int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
@@ -23,8 +25,8 @@ abstract class HashSlots {
         mask = capacity - 1;
     }
 
-    /** A value array for {@code capacity} slots, in place of the current one (which the next call may read). */
-    abstract void newValues(int capacity);
+    /** A value array for {@code slots} slots, in place of the current one (which the next call may read). */
+    abstract void newValues(int slots);
 
     /** Slot {@code to} of the new values takes slot {@code from} of {@code old}, the array before {@link #newValues}. */
     abstract void copyValue(Object old, int from, int to);
@@ -39,24 +41,34 @@ abstract class HashSlots {
     void clearValue(int slot) {
     }
 
-    /** Slots the value array must have. */
-    final int capacity() {
-        return keys.length;
+    /** Slots the value array must have: one per key slot, and the hash 0's. */
+    final int valueSlots() {
+        return keys.length + 1;
     }
 
-    /** Keys in the slots (the hash 0 not counted). */
-    final int used() {
-        return used;
+    /** Hashes held. */
+    final int size() {
+        return used + (zeroHeld ? 1 : 0);
     }
 
-    /** The slot of a hash other than 0, or -1. */
+    /** The value slot of the hash, or -1. */
     final int find(long hash) {
+        if (hash == FREE) {
+            return zeroHeld ? keys.length : -1;
+        }
         int slot = probe(hash);
         return keys[slot] == FREE ? -1 : slot;
     }
 
-    /** The slot of a hash other than 0 when it has one, else {@code -1 - slot} of a slot now keyed to it. */
+    /** The value slot of the hash when it has one, else {@code -1 - slot} of a slot now keyed to it. */
     final int claim(long hash) {
+        if (hash == FREE) {
+            if (zeroHeld) {
+                return keys.length;
+            }
+            zeroHeld = true;
+            return -1 - keys.length;
+        }
         if (used + 1 > keys.length * MAX_LOAD) {
             grow();
         }
@@ -79,8 +91,16 @@ abstract class HashSlots {
         return slot;
     }
 
-    /** Frees the slot (backward-shift deletion: later members of its probe run move into the hole, no tombstones). */
+    /**
+     * Frees the value slot {@link #find} gave (backward-shift deletion: later members of its probe run move into the
+     * hole, no tombstones).
+     */
     final void delete(int hole) {
+        if (hole == keys.length) {
+            zeroHeld = false;
+            clearValue(hole);
+            return;
+        }
         int next = (hole + 1) & mask;
         while (keys[next] != FREE) {
             int home = slot(keys[next]);
@@ -103,13 +123,16 @@ abstract class HashSlots {
         Object oldValues = values();
         keys = new long[oldKeys.length * 2];
         mask = keys.length - 1;
-        newValues(keys.length);
+        newValues(valueSlots());
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != FREE) {
                 int slot = probe(oldKeys[i]); // a free slot: the new keys hold each hash once
                 keys[slot] = oldKeys[i];
                 copyValue(oldValues, i, slot);
             }
+        }
+        if (zeroHeld) {
+            copyValue(oldValues, oldKeys.length, keys.length);
         }
     }
 

@@ -15,12 +15,10 @@ final class HolderTable extends HashSlots {
     static final int MARK_BITS = Long.SIZE - COUNT_BITS;
 
     private long[] values;
-    /** The count and marks of the hash 0 (0: none). */
-    private long zeroValue;
 
     HolderTable(int expected) {
         super(expected);
-        newValues(capacity());
+        newValues(valueSlots());
     }
 
     /** The mark of the {@code n}-th pod's cache. */
@@ -29,8 +27,8 @@ final class HolderTable extends HashSlots {
     }
 
     @Override
-    void newValues(int capacity) {
-        values = new long[capacity];
+    void newValues(int slots) {
+        values = new long[slots];
     }
 
     @Override
@@ -48,11 +46,6 @@ final class HolderTable extends HashSlots {
         values[to] = values[from];
     }
 
-    /** Blocks held by at least one pod. */
-    int size() {
-        return used() + (zeroValue == 0 ? 0 : 1);
-    }
-
     /** Pods holding the block (0 when none). */
     int count(long hash) {
         return countIn(entry(hash));
@@ -60,9 +53,6 @@ final class HolderTable extends HashSlots {
 
     /** The block's count and marks in one probe, for {@link #countIn} and {@link #marksIn}; 0 when none holds it. */
     long entry(long hash) {
-        if (hash == FREE) {
-            return zeroValue;
-        }
         int slot = find(hash);
         return slot < 0 ? 0 : values[slot];
     }
@@ -79,10 +69,6 @@ final class HolderTable extends HashSlots {
 
     /** One more pod holds the block; {@code mark} is its {@link #markOf}. */
     void add(long hash, long mark) {
-        if (hash == FREE) {
-            zeroValue = (zeroValue + 1) | mark;
-            return;
-        }
         int slot = claim(hash);
         if (slot < 0) {
             values[-1 - slot] = 1 | mark;
@@ -93,10 +79,6 @@ final class HolderTable extends HashSlots {
 
     /** One pod fewer holds the block: at none, the block and its marks go. */
     void remove(long hash) {
-        if (hash == FREE) {
-            zeroValue = (zeroValue & COUNT_MASK) <= 1 ? 0 : zeroValue - 1;
-            return;
-        }
         int slot = find(hash);
         if (slot < 0) {
             return;

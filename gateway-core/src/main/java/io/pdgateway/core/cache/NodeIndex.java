@@ -7,17 +7,15 @@ package io.pdgateway.core.cache;
  */
 final class NodeIndex extends HashSlots {
     private RunNode[] values;
-    /** The node of the hash 0, or null. */
-    private RunNode zeroNode;
 
     NodeIndex(int expected) {
         super(expected);
-        newValues(capacity());
+        newValues(valueSlots());
     }
 
     @Override
-    void newValues(int capacity) {
-        values = new RunNode[capacity];
+    void newValues(int slots) {
+        values = new RunNode[slots];
     }
 
     @Override
@@ -40,33 +38,18 @@ final class NodeIndex extends HashSlots {
         values[slot] = null;
     }
 
-    int size() {
-        return used() + (zeroNode == null ? 0 : 1);
-    }
-
     /** The run starting with the hash, or null. */
     RunNode get(long hash) {
-        if (hash == FREE) {
-            return zeroNode;
-        }
         int slot = find(hash);
         return slot < 0 ? null : values[slot];
     }
 
     void put(long hash, RunNode node) {
-        if (hash == FREE) {
-            zeroNode = node;
-            return;
-        }
         int slot = claim(hash);
         values[slot < 0 ? -1 - slot : slot] = node;
     }
 
     void remove(long hash) {
-        if (hash == FREE) {
-            zeroNode = null;
-            return;
-        }
         int slot = find(hash);
         if (slot >= 0) {
             delete(slot);
