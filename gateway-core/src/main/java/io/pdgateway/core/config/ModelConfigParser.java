@@ -78,8 +78,8 @@ public final class ModelConfigParser {
                 return new Result(null, "profile \"" + entry.getKey() + "\": " + e.getMessage());
             }
         }
-        return new Result(new ModelConfig(text(root, "lockedRoutingStrategy"), text(root, "defaultProfile"), profiles), null,
-                List.copyOf(warnings));
+        ModelConfig config = new ModelConfig(text(root, "lockedRoutingStrategy"), text(root, "defaultProfile"), profiles);
+        return new Result(config, null, List.copyOf(warnings));
     }
 
     /** Names each key of the object outside {@code known}, up to a few per annotation. */
