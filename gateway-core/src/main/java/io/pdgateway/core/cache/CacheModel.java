@@ -59,21 +59,21 @@ public final class CacheModel {
         if (hashes.length == 0) {
             return PrefixMatch.NONE;
         }
-        boolean inTree = tree.holdsFirst(hashes[0]);
-        boolean inReported = reported.holds(hashes[0]);
-        if (!inTree && !inReported) {
+        int treeHolders = tree.holdersOfFirst(hashes[0]);
+        int reportedHolders = reported.holders(hashes[0]);
+        if (treeHolders == 0 && reportedHolders == 0) {
             return PrefixMatch.NONE;
         }
         PodCache[] caches = resolve(candidates);
-        int upTo = tree.holdersOfFirst(hashes[0]) + (inReported ? resolvedCaches : 0);
+        int upTo = treeHolders + (reportedHolders > 0 ? resolvedCaches : 0);
         PrefixMatch match = reuse == null ? PrefixMatch.forPods(hashes.length, blockTokens, upTo)
                 : positions == null ? reuse.refill(hashes.length, blockTokens, upTo)
                 : reuse.refill(hashes.length, blockTokens, candidates, positions);
-        if (inTree) {
+        if (treeHolders > 0) {
             tree.match(hashes, resolveStamp, match);
         }
-        if (inReported && resolvedCaches > 0) {
-            reported.walk(hashes, caches, resolvedMarks, match);
+        if (reportedHolders > 0 && resolvedCaches > 0) {
+            reported.walk(hashes, reportedHolders, caches, resolvedMarks, match);
         }
         return match;
     }

@@ -103,10 +103,7 @@ abstract class HashSlots {
         }
         int next = (hole + 1) & mask;
         while (keys[next] != FREE) {
-            int home = slot(keys[next]);
-            // The member at `next` may fill the hole when its home is not in (hole, next] (cyclically).
-            boolean movable = hole <= next ? home <= hole || home > next : home <= hole && home > next;
-            if (movable) {
+            if (fillsHole(slot(keys[next]), hole, next)) {
                 keys[hole] = keys[next];
                 moveValue(next, hole);
                 hole = next;
@@ -116,6 +113,14 @@ abstract class HashSlots {
         keys[hole] = FREE;
         clearValue(hole);
         used--;
+    }
+
+    /**
+     * Whether the member at {@code next}, whose probe starts at {@code home}, may move into {@code hole} (a deletion
+     * closing its hole): when its home is not in (hole, next], cyclically.
+     */
+    static boolean fillsHole(int home, int hole, int next) {
+        return hole <= next ? home <= hole || home > next : home <= hole && home > next;
     }
 
     private void grow() {

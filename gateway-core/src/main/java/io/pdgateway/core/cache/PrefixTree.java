@@ -25,13 +25,10 @@ final class PrefixTree {
     private int[] pathFrom = new int[16];
     private int[] pathMatched = new int[16];
 
-    /** Whether a modelled pod holds the block as a prompt's first. */
-    boolean holdsFirst(long hash) {
-        RunNode node = starts.get(hash);
-        return node != null && node.parent == null;
-    }
-
-    /** Pods that hold at least the first block of a prompt starting with the hash: an upper bound of a match's. */
+    /**
+     * Pods that hold at least the first block of a prompt starting with the hash (0: none, so no modelled pod matches
+     * the prompt): an upper bound of a match's. A run in the tree has at least one entry.
+     */
     int holdersOfFirst(long hash) {
         RunNode node = starts.get(hash);
         return node != null && node.parent == null ? node.entryCount() : 0;
@@ -93,24 +90,26 @@ final class PrefixTree {
      * prompt ends or departs inside it. The caller evicts what overflows.
      */
     CacheHold hold(PodView view, long[] hashes) {
+        int nodes = walk(hashes);
         RunNode parent = null;
         int pos = 0;
-        while (pos < hashes.length) {
-            RunNode node = starts.get(hashes[pos]);
-            if (node == null) {
-                node = new RunNode(Arrays.copyOfRange(hashes, pos, hashes.length), parent);
-                starts.put(hashes[pos], node);
-                runBlocks += node.length();
-            } else if (node.parent != parent) {
-                break; // the hash starts a run elsewhere (a collision): hold what came before it
-            } else {
-                int matched = matched(node, hashes, pos);
-                if (matched < node.length()) {
-                    node = split(node, matched);
-                }
+        for (int j = 0; j < nodes; j++) {
+            RunNode node = path[j];
+            if (pathMatched[j] < node.length()) { // only the last node on a path: the prompt ends or departs in it
+                node = split(node, pathMatched[j]);
             }
             reference(view, node);
             pos += node.length();
+            parent = node;
+        }
+        Arrays.fill(path, 0, nodes, null);
+        // The rest of the prompt is a new run, unless its first hash starts a run elsewhere (a collision): then the
+        // hold stops where the walk did.
+        if (pos < hashes.length && starts.get(hashes[pos]) == null) {
+            RunNode node = new RunNode(Arrays.copyOfRange(hashes, pos, hashes.length), parent);
+            starts.put(hashes[pos], node);
+            runBlocks += node.length();
+            reference(view, node);
             parent = node;
         }
         return parent == null ? CacheHold.NONE : new CacheHold(view, parent);
@@ -173,8 +172,11 @@ final class PrefixTree {
 
     /** The entry leaves its node, and a node no pod holds leaves the tree (none holds its children either). */
     private void leave(TreeEntry e) {
-        RunNode node = e.node;
-        node.remove(e);
+        e.node.remove(e);
+        leaveIfUnheld(e.node);
+    }
+
+    private void leaveIfUnheld(RunNode node) {
         if (node.entryCount() == 0) {
             starts.remove(node.hashes[0]);
             runBlocks -= node.length();
@@ -208,10 +210,7 @@ final class PrefixTree {
             e.node = upper;
             upper.put(e);
         }
-        if (lower.entryCount() == 0) { // a tail no pod holds any more
-            starts.remove(lower.hashes[0]);
-            runBlocks -= lower.length();
-        }
+        leaveIfUnheld(lower); // a tail no pod holds any more
         return upper;
     }
 

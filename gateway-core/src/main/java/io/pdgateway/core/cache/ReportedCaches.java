@@ -49,9 +49,9 @@ final class ReportedCaches {
         caches--;
     }
 
-    /** Whether any cache holds the block. */
-    boolean holds(long hash) {
-        return holders.count(hash) > 0;
+    /** Caches holding the block (0 when none). */
+    int holders(long hash) {
+        return holders.count(hash);
     }
 
     /** Distinct blocks held by at least one cache. */
@@ -61,9 +61,10 @@ final class ReportedCaches {
 
     /**
      * Puts how many leading blocks each of {@code caches} holds into the match: the candidates' caches by position
-     * (null where a candidate has none here), their holder marks in {@code cacheMarks}.
+     * (null where a candidate has none here), their holder marks in {@code cacheMarks}; {@code firstHolders} is
+     * {@link #holders} of the prompt's first block.
      */
-    void walk(long[] hashes, PodCache[] caches, long[] cacheMarks, PrefixMatch match) {
+    void walk(long[] hashes, int firstHolders, PodCache[] caches, long[] cacheMarks, PrefixMatch match) {
         if (alive.length < caches.length) {
             alive = new PodCache[caches.length];
             alivePositions = new int[caches.length];
@@ -72,7 +73,7 @@ final class ReportedCaches {
         int k = 0;
         // A first block every cache of the model holds (a shared system prompt) needs no check per pod: a hash probe
         // into each pod's own table, a cache miss per pod at thousands of pods.
-        boolean everyCacheHolds = holders.count(hashes[0]) == this.caches;
+        boolean everyCacheHolds = firstHolders == this.caches;
         for (int i = 0; i < caches.length; i++) {
             PodCache cache = caches[i];
             if (cache != null && (everyCacheHolds || cache.contains(hashes[0]))) {
@@ -81,7 +82,7 @@ final class ReportedCaches {
                 alive[k++] = cache;
             }
         }
-        int previous = holders.count(hashes[0]);
+        int previous = firstHolders;
         int depth = 1;
         while (depth < hashes.length && k > 0) {
             int i = firstChange(hashes, depth, previous);

@@ -81,9 +81,7 @@ final class RunNode {
             hole = (hole + 1) & mask;
         }
         for (int next = (hole + 1) & mask; slots[next] != null; next = (next + 1) & mask) {
-            int home = slots[next].view.index & mask;
-            boolean movable = hole <= next ? home <= hole || home > next : home <= hole && home > next;
-            if (movable) {
+            if (HashSlots.fillsHole(slots[next].view.index & mask, hole, next)) {
                 slots[hole] = slots[next];
                 hole = next;
             }

@@ -30,7 +30,12 @@ public interface ScrapedMetrics extends Function<Pod, PodMetrics> {
     /** The entry's scrape if it is no older than {@code staleAfterNanos} at {@code nowNanos}, else ABSENT. */
     static PodMetrics fresh(Entry entry, long nowNanos, long staleAfterNanos) {
         PodMetrics m = entry == null ? null : entry.latest;
-        return m == null || nowNanos - m.scrapedAtNanos() > staleAfterNanos ? PodMetrics.ABSENT : m;
+        return m == null || !fresh(m.scrapedAtNanos(), nowNanos, staleAfterNanos) ? PodMetrics.ABSENT : m;
+    }
+
+    /** Whether a scrape that finished at {@code scrapedAtNanos} is no older than {@code staleAfterNanos} now. */
+    static boolean fresh(long scrapedAtNanos, long nowNanos, long staleAfterNanos) {
+        return nowNanos - scrapedAtNanos <= staleAfterNanos;
     }
 
     /**
@@ -64,7 +69,7 @@ public interface ScrapedMetrics extends Function<Pod, PodMetrics> {
 
         /** Whether the last scrape is no older than {@code staleAfterNanos} at {@code nowNanos}. */
         public boolean freshAt(long nowNanos, long staleAfterNanos) {
-            return latest != null && nowNanos - scrapedAtNanos <= staleAfterNanos;
+            return latest != null && fresh(scrapedAtNanos, nowNanos, staleAfterNanos);
         }
 
         /** The last scrape's {@link PodMetrics#kvCacheUsage()}; read {@link #freshAt} first. */
