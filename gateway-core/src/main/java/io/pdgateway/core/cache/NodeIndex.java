@@ -1,12 +1,12 @@
 package io.pdgateway.core.cache;
 
 /**
- * First block hash of a run → its {@link RunNode}. Block hashes are chained (a block's hash covers its whole prefix),
- * so a run's first hash names its place in the tree: one table serves every node's children. Not thread-safe: its
- * {@link CacheModel} guards it.
+ * First block hash of a run → its node in a tree of runs ({@link RunNode} in the cache view, {@link PrefixDemand}'s
+ * runs). Block hashes are chained (a block's hash covers its whole prefix), so a run's first hash names its place in
+ * the tree: one table serves every node's children. Not thread-safe: its tree's owner guards it.
  */
-final class NodeIndex extends HashSlots {
-    private RunNode[] values;
+final class NodeIndex<N> extends HashSlots {
+    private Object[] values;
 
     NodeIndex(int expected) {
         super(expected);
@@ -15,7 +15,7 @@ final class NodeIndex extends HashSlots {
 
     @Override
     void newValues(int slots) {
-        values = new RunNode[slots];
+        values = new Object[slots];
     }
 
     @Override
@@ -25,7 +25,7 @@ final class NodeIndex extends HashSlots {
 
     @Override
     void copyValue(Object old, int from, int to) {
-        values[to] = ((RunNode[]) old)[from];
+        values[to] = ((Object[]) old)[from];
     }
 
     @Override
@@ -39,12 +39,13 @@ final class NodeIndex extends HashSlots {
     }
 
     /** The run starting with the hash, or null. */
-    RunNode get(long hash) {
+    @SuppressWarnings("unchecked")
+    N get(long hash) {
         int slot = find(hash);
-        return slot < 0 ? null : values[slot];
+        return slot < 0 ? null : (N) values[slot];
     }
 
-    void put(long hash, RunNode node) {
+    void put(long hash, N node) {
         int slot = claim(hash);
         values[slot < 0 ? -1 - slot : slot] = node;
     }

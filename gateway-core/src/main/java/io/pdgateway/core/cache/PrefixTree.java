@@ -17,7 +17,7 @@ import java.util.Arrays;
  * thread-safe: its {@link CacheModel} guards it.
  */
 final class PrefixTree {
-    private final NodeIndex starts = new NodeIndex(1024);
+    private final NodeIndex<RunNode> starts = new NodeIndex<>(1024);
     /** Blocks in the tree's runs: each distinct block once, whichever pods hold it. */
     private long runBlocks;
     /** The last walk's path: its nodes, where each starts in the prompt, and how many of its blocks the prompt has. */
@@ -66,7 +66,7 @@ final class PrefixTree {
             if (node == null || node.parent != parent) {
                 break; // nothing cached past here (or the hash starts a run elsewhere: a collision)
             }
-            int matched = matched(node, hashes, pos);
+            int matched = Runs.matched(node.hashes, hashes, pos);
             if (nodes == path.length) {
                 path = Arrays.copyOf(path, nodes * 2);
                 pathFrom = Arrays.copyOf(pathFrom, nodes * 2);
@@ -212,29 +212,5 @@ final class PrefixTree {
         }
         leaveIfUnheld(lower); // a tail no pod holds any more
         return upper;
-    }
-
-    /**
-     * How many of the run's blocks the prompt has from {@code pos} (at least 1: the run starts with the prompt's
-     * block there). Chained hashes are equal up to the first difference and differ after it, so the run's last block
-     * settles a whole match and a binary search finds a partial one.
-     */
-    private static int matched(RunNode node, long[] hashes, int pos) {
-        long[] run = node.hashes;
-        int most = Math.min(run.length, hashes.length - pos);
-        if (hashes[pos + most - 1] == run[most - 1]) {
-            return most;
-        }
-        int lo = 1;
-        int hi = most - 1;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (hashes[pos + mid - 1] == run[mid - 1]) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
     }
 }

@@ -1,5 +1,6 @@
 package io.pdgateway.core.routing;
 
+import io.pdgateway.core.cache.PrefixDemand;
 import io.pdgateway.core.ledger.LedgerRows;
 import io.pdgateway.core.ledger.RemoteLoad;
 import io.pdgateway.core.ledger.RequestLedger;
@@ -10,7 +11,6 @@ import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.predict.PrefillRows;
-import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.score.SideReads;
 import java.util.List;
 import java.util.function.Function;
@@ -224,8 +224,8 @@ public final class ClusterLoad implements LoadView {
     }
 
     @Override
-    public double prefixRequests(long blockHash) {
-        return prefixDemand == null ? 0 : prefixDemand.requests(blockHash, nowNanos);
+    public double prefixRequests(long[] blockHashes, int blocks) {
+        return prefixDemand == null ? 0 : prefixDemand.requests(blockHashes, blocks, nowNanos);
     }
 
     @Override

@@ -64,10 +64,10 @@ public interface LoadView {
     }
 
     /**
-     * predicted_ttft: how many requests routed over about the last ten seconds carried the prefix that ends with this
-     * block (its chained hash); 0 when unknown.
+     * predicted_ttft: how many requests routed over about the last ten seconds carried the prompt's first {@code
+     * blocks} blocks (given by their chained hashes); 0 when unknown.
      */
-    default double prefixRequests(long blockHash) {
+    default double prefixRequests(long[] blockHashes, int blocks) {
         return 0;
     }
 

@@ -1,10 +1,10 @@
 package io.pdgateway.core.session;
 
+import io.pdgateway.core.cache.PrefixDemand;
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.ledger.LedgerRows;
 import io.pdgateway.core.model.MetricsRows;
 import io.pdgateway.core.predict.PrefillRows;
-import io.pdgateway.core.predict.PrefixDemand;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.PrefillPolicy;
 import java.util.SplittableRandom;
@@ -52,8 +52,8 @@ final class ModelLane {
         }
     }
 
-    /** The demand for the prefix ending in this block now. */
-    synchronized double demandNow(long blockHash, long nowNanos) {
-        return demand.requests(blockHash, nowNanos);
+    /** The demand for the prompt's first {@code blocks} blocks now. */
+    synchronized double demandNow(long[] blockHashes, int blocks, long nowNanos) {
+        return demand.requests(blockHashes, blocks, nowNanos);
     }
 }

@@ -382,10 +382,10 @@ public final class RoutingSession {
         return clock;
     }
 
-    /** The model's prefix demand for the prefix ending in this block, as its next decision would read it now. */
-    double prefixDemand(String model, long blockHash) {
+    /** The model's prefix demand for the prompt's first {@code blocks} blocks, as its next decision would read it now. */
+    double prefixDemand(String model, long[] blockHashes, int blocks) {
         ModelLane lane = lanes.get(model);
-        return lane == null ? 0 : lane.demandNow(blockHash, clock.nanoTime());
+        return lane == null ? 0 : lane.demandNow(blockHashes, blocks, clock.nanoTime());
     }
 
     /** Sessions remembered for the session-delta charge. */

@@ -71,7 +71,7 @@ class RunNodeTest {
 
     @Test
     void nodeIndex_holdsTheZeroHashApart_andForgetsRemovedNodes() {
-        NodeIndex index = new NodeIndex(4);
+        NodeIndex<RunNode> index = new NodeIndex<>(4);
         RunNode zero = new RunNode(new long[] {0}, null);
         RunNode other = new RunNode(new long[] {1L << 40}, null);
         index.put(0, zero);
@@ -84,6 +84,6 @@ class RunNodeTest {
         assertThat(index.get(0)).isNull();
         assertThat(index.get(1L << 40)).isNull();
         assertThat(index.size()).isZero();
-        assertThat((RunNode[]) index.values()).as("no removed node stays reachable").containsOnlyNulls();
+        assertThat((Object[]) index.values()).as("no removed node stays reachable").containsOnlyNulls();
     }
 }

@@ -35,8 +35,8 @@ public final class FixedLoad implements LoadView {
     }
 
     @Override
-    public double prefixRequests(long blockHash) {
-        return prefixRequests.getOrDefault(blockHash, 0.0);
+    public double prefixRequests(long[] blockHashes, int blocks) {
+        return prefixRequests.getOrDefault(blockHashes[blocks - 1], 0.0);
     }
 
     /**

@@ -35,16 +35,16 @@ class PrefixDemandRecordingTest {
                 "AIBRIX_PREFILL_SCORE_POLICY", "hybrid_cache_load")).routing(), () -> snapshot, pod -> PodMetrics.ABSENT,
                 clock, 3, warning -> { });
         PromptFeatures shared = features("the same system prompt ".repeat(20));
-        long lastBlock = shared.prefixHashes()[shared.prefixHashes().length - 1];
+        long[] hashes = shared.prefixHashes();
 
         for (int r = 0; r < 4; r++) {
             session.route(session.admit("m", null, null), shared, "hybrid-" + r, null).lease().release();
         }
-        assertThat(session.prefixDemand("m", lastBlock)).as("hybrid_cache_load only: nothing recorded").isZero();
+        assertThat(session.prefixDemand("m", hashes, hashes.length)).as("hybrid_cache_load only: nothing recorded").isZero();
 
         session.route(session.admit("m", null, "predictive"), shared, "predicted", null).lease().release();
         session.route(session.admit("m", null, null), shared, "hybrid-after", null).lease().release();
-        assertThat(session.prefixDemand("m", lastBlock))
+        assertThat(session.prefixDemand("m", hashes, hashes.length))
                 .as("the predicted_ttft request and the hybrid one after it").isEqualTo(2.0);
     }
 

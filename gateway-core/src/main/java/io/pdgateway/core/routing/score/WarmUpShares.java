@@ -61,7 +61,7 @@ final class WarmUpShares {
         }
         double[] shares = new double[count];
         for (int j = 0; j < count; j++) {
-            double requests = load.prefixRequests(hashes[levels[j] - 1]);
+            double requests = load.prefixRequests(hashes, levels[j]);
             shares[j] = requests > 0 ? Math.min(1, (holders[j] + 1) / requests) : 1;
         }
         return new WarmUpShares(promptTokens, blockTokens, levels, shares, count);
