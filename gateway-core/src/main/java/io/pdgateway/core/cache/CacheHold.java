@@ -22,6 +22,8 @@ public final class CacheHold {
     final RunNode leaf;
     /** The view's generation when held: a view that left the tree since releases nothing. */
     final int generation;
+    /** The tree's number for this hold, kept by every entry it referenced until another hold references it. */
+    final int serial;
     boolean released;
 
     CacheHold(PodCache pod, int[] nodes, int blocks) {
@@ -31,14 +33,16 @@ public final class CacheHold {
         this.view = null;
         this.leaf = null;
         this.generation = 0;
+        this.serial = 0;
     }
 
-    CacheHold(PodView view, RunNode leaf) {
+    CacheHold(PodView view, RunNode leaf, int serial) {
         this.pod = null;
         this.nodes = null;
         this.blocks = 0;
         this.view = view;
         this.leaf = leaf;
         this.generation = view.generation;
+        this.serial = serial;
     }
 }

@@ -24,6 +24,8 @@ final class PrefixTree {
     private RunNode[] path = new RunNode[16];
     private int[] pathFrom = new int[16];
     private int[] pathMatched = new int[16];
+    /** The last hold's number. */
+    private int holds;
 
     /**
      * Pods that hold at least the first block of a prompt starting with the hash (0: none, so no modelled pod matches
@@ -90,6 +92,7 @@ final class PrefixTree {
      * prompt ends or departs inside it. The caller evicts what overflows.
      */
     CacheHold hold(PodView view, long[] hashes) {
+        int serial = ++holds;
         int nodes = walk(hashes);
         RunNode parent = null;
         int pos = 0;
@@ -98,7 +101,7 @@ final class PrefixTree {
             if (pathMatched[j] < node.length()) { // only the last node on a path: the prompt ends or departs in it
                 node = split(node, pathMatched[j]);
             }
-            reference(view, node);
+            reference(view, node, serial);
             pos += node.length();
             parent = node;
         }
@@ -109,13 +112,13 @@ final class PrefixTree {
             RunNode node = new RunNode(Arrays.copyOfRange(hashes, pos, hashes.length), parent);
             starts.put(hashes[pos], node);
             runBlocks += node.length();
-            reference(view, node);
+            reference(view, node, serial);
             parent = node;
         }
-        return parent == null ? CacheHold.NONE : new CacheHold(view, parent);
+        return parent == null ? CacheHold.NONE : new CacheHold(view, parent, serial);
     }
 
-    private static void reference(PodView view, RunNode node) {
+    private static void reference(PodView view, RunNode node, int serial) {
         TreeEntry e = node.entry(view);
         if (e == null) {
             e = new TreeEntry(view, node);
@@ -128,6 +131,7 @@ final class PrefixTree {
         view.size += node.length() - e.depth;
         e.depth = node.length();
         e.refs++;
+        e.lastHold = serial;
     }
 
     /** The request ended: its entries, deepest first, become the pod's most recent free ones if no other uses them. */
@@ -138,6 +142,37 @@ final class PrefixTree {
             if (e != null && e.refs > 0 && --e.refs == 0) {
                 view.inUse.unlink(e);
                 view.free.append(e);
+            }
+        }
+    }
+
+    /**
+     * The released hold's pod refused the prompt before computing it (it answered with an error, or was never
+     * reached): the blocks past its first {@code keepBlocks} (what the pod held when the request was routed) leave the
+     * pod's view, deepest first, as far as no other hold has referenced them since. One that has is some request's
+     * prefix now, and so is everything above it.
+     */
+    void forget(CacheHold hold, int keepBlocks) {
+        PodView view = hold.view;
+        int end = 0;
+        for (RunNode node = hold.leaf; node != null; node = node.parent) {
+            end += node.length();
+        }
+        for (RunNode node = hold.leaf; node != null && end > keepBlocks; node = node.parent) {
+            int start = end - node.length();
+            end = start;
+            TreeEntry e = node.entry(view);
+            if (e == null || e.refs > 0 || e.lastHold != hold.serial) {
+                return;
+            }
+            int keep = Math.max(0, keepBlocks - start);
+            if (e.depth > keep) {
+                view.size -= e.depth - keep;
+                e.depth = keep;
+                if (keep == 0) {
+                    view.free.unlink(e);
+                    leave(e);
+                }
             }
         }
     }
@@ -203,6 +238,7 @@ final class PrefixTree {
                 TreeEntry deeper = new TreeEntry(e.view, lower);
                 deeper.depth = e.depth - k;
                 deeper.refs = e.refs;
+                deeper.lastHold = e.lastHold;
                 (e.refs > 0 ? e.view.inUse : e.view.free).insertBefore(e, deeper);
                 lower.put(deeper);
                 e.depth = k;

@@ -11,6 +11,8 @@ final class TreeEntry {
     RunNode node;
     int depth;
     int refs;
+    /** The serial of the last hold that referenced the entry (see {@link PrefixTree#forget}). */
+    int lastHold;
     /** Links in the view's list (free or in use). */
     TreeEntry prev;
     TreeEntry next;

@@ -14,23 +14,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and safe from any thread.
  */
 public final class Lease {
-    static final Lease NONE = new Lease(null, null, null, null, null, null, SessionClock.SYSTEM);
+    static final Lease NONE = new Lease(null, null, null, null, 0, null, null, SessionClock.SYSTEM);
 
     private final RequestLedger.Charge requests;
     private final TokenLedger.Charge tokens;
     private final CacheModel cache;
     private final CacheHold hold;
+    /** The blocks of the prompt the computing pod held when the request was routed. */
+    private final int cachedBlocks;
     private final PrefillModels prefillModels;
     private final PrefillModels.Ticket prefillLeg;
     private final SessionClock clock;
     private final AtomicBoolean prefillSettled = new AtomicBoolean();
 
-    Lease(RequestLedger.Charge requests, TokenLedger.Charge tokens, CacheModel cache, CacheHold hold,
+    Lease(RequestLedger.Charge requests, TokenLedger.Charge tokens, CacheModel cache, CacheHold hold, int cachedBlocks,
             PrefillModels prefillModels, PrefillModels.Ticket prefillLeg, SessionClock clock) {
         this.requests = requests;
         this.tokens = tokens;
         this.cache = cache;
         this.hold = hold;
+        this.cachedBlocks = cachedBlocks;
         this.prefillModels = prefillModels;
         this.prefillLeg = prefillLeg;
         this.clock = clock;
@@ -54,6 +57,18 @@ public final class Lease {
         }
         if (tokens != null) {
             tokens.releaseActive(clock.nanoTime());
+        }
+    }
+
+    /**
+     * The pod that computes the prompt (the prefill pod, or the single pod) answered with an error before any of the
+     * answer, so it stored none of the prompt: the prompt's blocks it did not already hold leave its cache view. Not
+     * for a timeout or a broken connection, after which the pod may have computed it. The rest of the lease is
+     * released as usual, when the request ends.
+     */
+    public void computeRefused() {
+        if (hold != null) {
+            cache.refused(hold, cachedBlocks);
         }
     }
 

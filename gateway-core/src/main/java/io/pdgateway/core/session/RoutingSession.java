@@ -236,8 +236,8 @@ public final class RoutingSession {
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
                 caches.routed(computing, request.promptTokens(), cached);
                 lane.recordDemand(request.prefixHashes(), start);
-                lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, prefillModels, prefillLeg,
-                        clock);
+                lease = new Lease(requests.charge(decision), tokenCharge, cache, hold,
+                        prefix.match().blocks(computing), prefillModels, prefillLeg, clock);
             }
         }
         if (decision.verdict().routed()) {

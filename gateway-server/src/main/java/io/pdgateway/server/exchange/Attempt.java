@@ -1,5 +1,6 @@
 package io.pdgateway.server.exchange;
 
+import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.session.Routed;
 import io.pdgateway.engine.LegPlan;
@@ -74,6 +75,23 @@ final class Attempt {
     /** Given up (retried elsewhere) or the request ended: its handlers do nothing from now on. */
     boolean over() {
         return over;
+    }
+
+    /**
+     * The prefill leg failed: if the pod answered with an error, and before the decode streamed anything (which would
+     * mean it had computed), it stored none of the prompt. Engines check a request before they compute it.
+     */
+    void prefillRefused(LegFailure failure, boolean answerStarted) {
+        if (failure.answeredError() && !answerStarted) {
+            routed.lease().computeRefused();
+        }
+    }
+
+    /** The pod answered its leg with an error: when it is the single pod, it computed none of the prompt. */
+    void answeredError(Pod pod) {
+        if (!routed.decision().isPd() && pod == routed.decision().target()) {
+            routed.lease().computeRefused();
+        }
     }
 
     /**

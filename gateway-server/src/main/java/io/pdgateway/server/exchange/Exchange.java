@@ -217,6 +217,7 @@ public final class Exchange {
             up.outliers().failed(a.routed.decision().prefill(), failure.message());
         }
         a.aborter.abort(a.prefillCall.leg(), a.plan.prefillAbort()); // a timed-out prefill still runs at the pod
+        a.prefillRefused(failure, answer.started());
         if (done || a.over()) {
             return;
         }
@@ -283,7 +284,6 @@ public final class Exchange {
         a.legsOut(clientBody);
     }
 
-
     /** Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). */
     private void relay(Attempt a, UpstreamLeg leg, HttpClientResponse response) {
         up.outliers().answered(leg.pod()); // it answered: whatever it says, it is not a dead pod
@@ -328,6 +328,7 @@ public final class Exchange {
                         System.nanoTime());
                 finish(null, status);
             } else {
+                a.answeredError(leg.pod());
                 finish(Ending.UPSTREAM_FAILED, status);
             }
             answer.end(response);

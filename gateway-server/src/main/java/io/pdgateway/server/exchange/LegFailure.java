@@ -32,6 +32,11 @@ public record LegFailure(int clientStatus, String metricStatus, int metricCode, 
         return new LegFailure(502, "error", 502, "prefill pod unreachable: " + cause.getMessage(), null, true);
     }
 
+    /** The pod answered, with an error status: it computed none of the prompt (engines check a request first). */
+    public boolean answeredError() {
+        return "http_error".equals(metricStatus);
+    }
+
     /** The pod refused or broke the connection: outlier detection counts it. */
     public boolean connectionFailed() {
         return "error".equals(metricStatus) && transientFault;
