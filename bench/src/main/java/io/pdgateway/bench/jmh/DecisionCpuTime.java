@@ -1,20 +1,12 @@
 package io.pdgateway.bench.jmh;
 
 import com.sun.management.ThreadMXBean;
-import io.pdgateway.core.config.GatewaySettings;
-import io.pdgateway.core.model.ClusterSnapshot;
-import io.pdgateway.core.model.PodMetrics;
-import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
-import io.pdgateway.core.session.Routed;
-import io.pdgateway.core.session.RoutingSession;
-import io.pdgateway.core.session.SessionClock;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * The CPU time of one decision, {@link RoutingDecisionBenchmark}'s exactly (same model, load and prompts), read from
@@ -71,35 +63,18 @@ public final class DecisionCpuTime {
      */
     private static void run(ThreadMXBean threads, int pods, String policies, int promptTokens, int warmup,
             boolean newTurns, long[] cpu) {
-        Map<String, PodMetrics> metrics = new HashMap<>();
-        BenchModel model = new BenchModel("m", pods, promptTokens, new SplittableRandom(42), metrics);
-        ClusterSnapshot snapshot = ClusterSnapshot.of(model.pods);
-        String[] parts = policies.split("/");
-        GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
-                "AIBRIX_PREFILL_SCORE_POLICY", parts[0], "AIBRIX_DECODE_SCORE_POLICY", parts[1]));
-        RoutingSession session = RoutingSession.create(settings.routing(), () -> snapshot,
-                BenchModel.store(metrics), SessionClock.SYSTEM, 7, warning -> { });
-        Admission admission = session.admit(model.name, null, null);
-        model.warm(session, admission);
-        PromptFeatures features = model.nextTurn();
-        BenchModel.NewTurns turns = newTurns ? model.newTurns() : null;
+        DecisionBatches model = new DecisionBatches(pods, policies, promptTokens, newTurns);
         for (int i = 0; i < warmup; i++) {
-            decide(session, admission, turns == null ? features : turns.next());
+            model.decide(model.next());
         }
         int decisions = cpu.length - 1;
         long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
         for (int i = 0; i < decisions; i++) {
-            PromptFeatures request = turns == null ? features : turns.next(); // rewritten in place: allocates nothing
+            PromptFeatures request = model.next(); // rewritten in place: allocates nothing
             long start = threads.getCurrentThreadCpuTime();
-            decide(session, admission, request);
+            model.decide(request);
             cpu[i] = threads.getCurrentThreadCpuTime() - start;
         }
         cpu[decisions] = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
-    }
-
-    private static Routed decide(RoutingSession session, Admission admission, PromptFeatures features) {
-        Routed routed = session.route(admission, features, "bench", null);
-        routed.lease().release();
-        return routed;
     }
 }

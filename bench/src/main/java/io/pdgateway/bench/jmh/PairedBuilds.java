@@ -125,7 +125,8 @@ public final class PairedBuilds {
         try {
             ClassLoader loader = new BuildLoader(Path.of(jar).toUri().toURL());
             return (IntToLongFunction) loader.loadClass(DecisionBatches.class.getName())
-                    .getConstructor(int.class, String.class, int.class).newInstance(pods, policies, promptTokens);
+                    .getConstructor(int.class, String.class, int.class, boolean.class)
+                    .newInstance(pods, policies, promptTokens, true);
         } catch (ReflectiveOperationException | IOException e) {
             throw new IllegalStateException("cannot load the build in " + jar, e);
         }

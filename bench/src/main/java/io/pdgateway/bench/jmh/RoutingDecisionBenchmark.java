@@ -1,16 +1,6 @@
 package io.pdgateway.bench.jmh;
 
-import io.pdgateway.core.config.GatewaySettings;
-import io.pdgateway.core.model.ClusterSnapshot;
-import io.pdgateway.core.model.PodMetrics;
-import io.pdgateway.core.session.Admission;
-import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.Routed;
-import io.pdgateway.core.session.RoutingSession;
-import io.pdgateway.core.session.SessionClock;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -61,31 +51,15 @@ public class RoutingDecisionBenchmark {
     @Param({"new"})
     String turns;
 
-    private RoutingSession session;
-    private Admission admission;
-    private PromptFeatures features;
-    private BenchModel.NewTurns newTurns;
+    private DecisionBatches decisions;
 
     @Setup
     public void setUp() {
-        Map<String, PodMetrics> metrics = new HashMap<>();
-        BenchModel model = new BenchModel("m", pods, promptTokens, new SplittableRandom(42), metrics);
-        ClusterSnapshot snapshot = ClusterSnapshot.of(model.pods);
-        String[] parts = policies.split("/");
-        GatewaySettings settings = GatewaySettings.fromEnv(Map.of("ROUTING_ALGORITHM", "pd",
-                "AIBRIX_PREFILL_SCORE_POLICY", parts[0], "AIBRIX_DECODE_SCORE_POLICY", parts[1]));
-        session = RoutingSession.create(settings.routing(), () -> snapshot, BenchModel.store(metrics),
-                SessionClock.SYSTEM, 7, warning -> { });
-        admission = session.admit(model.name, null, null);
-        model.warm(session, admission);
-        features = model.nextTurn();
-        newTurns = turns.equals("repeat") ? null : model.newTurns();
+        decisions = new DecisionBatches(pods, policies, promptTokens, !turns.equals("repeat"));
     }
 
     @Benchmark
     public Routed route() {
-        Routed routed = session.route(admission, newTurns == null ? features : newTurns.next(), "bench", null);
-        routed.lease().release();
-        return routed;
+        return decisions.decide(decisions.next());
     }
 }
