@@ -102,6 +102,9 @@ final class RequestJourney implements EngineListener {
 
     @Override
     public void rejected(SimEngine engine, EngineRequest leg, String reason, long now) {
+        if (charges != null && (leg == prefillLeg || prefillLeg == null)) {
+            charges.computeRefused(); // as the gateway takes a computing pod's error answer: it stored nothing
+        }
         end(now, engine.pod().name() + " refused: " + reason);
     }
 
