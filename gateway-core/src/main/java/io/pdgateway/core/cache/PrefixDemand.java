@@ -39,19 +39,18 @@ public final class PrefixDemand {
     private Run[] path = new Run[16];
 
     /** One routed request's prompt: every one of its prefixes was asked for once more, at {@code nowNanos}. */
-    public void record(long[] blockHashes, long nowNanos) {
-        long[] hashes = blockHashes.length > MAX_PROMPT_BLOCKS
-                ? Arrays.copyOf(blockHashes, MAX_PROMPT_BLOCKS) : blockHashes;
+    public void record(long[] hashes, long nowNanos) {
+        int length = Math.min(hashes.length, MAX_PROMPT_BLOCKS);
         long window = nowNanos / WINDOW_NANOS;
         int nodes = 0;
         int pos = 0;
         Run parent = null;
-        while (pos < hashes.length) {
+        while (pos < length) {
             Run run = starts.get(hashes[pos]);
             if (run == null || run.parent != parent) {
                 break; // the rest is new (or its first hash starts a run elsewhere: a collision, checked below)
             }
-            int matched = Runs.matched(run.hashes, hashes, pos);
+            int matched = Runs.matched(run.hashes, hashes, pos, length);
             boolean whole = matched == run.hashes.length;
             if (!whole) {
                 run = split(run, matched); // the prompt ends or departs inside the run
@@ -63,8 +62,8 @@ public final class PrefixDemand {
                 break;
             }
         }
-        if (pos < hashes.length && starts.get(hashes[pos]) == null) {
-            Run leaf = new Run(Arrays.copyOfRange(hashes, pos, hashes.length), parent, window);
+        if (pos < length && starts.get(hashes[pos]) == null) {
+            Run leaf = new Run(Arrays.copyOfRange(hashes, pos, length), parent, window);
             starts.put(hashes[pos], leaf);
             if (parent != null) {
                 parent.children++;

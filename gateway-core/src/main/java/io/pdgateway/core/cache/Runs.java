@@ -10,7 +10,12 @@ final class Runs {
      * settles a whole match and a binary search finds a partial one.
      */
     static int matched(long[] run, long[] hashes, int pos) {
-        int most = Math.min(run.length, hashes.length - pos);
+        return matched(run, hashes, pos, hashes.length);
+    }
+
+    /** As {@link #matched(long[], long[], int)}, for the prompt's first {@code length} blocks. */
+    static int matched(long[] run, long[] hashes, int pos, int length) {
+        int most = Math.min(run.length, length - pos);
         if (hashes[pos + most - 1] == run[most - 1]) {
             return most;
         }
