@@ -114,11 +114,11 @@ public final class CacheModel {
     }
 
     /**
-     * The request's pod refused its prompt before computing any of it (it answered with an error, or was never
-     * reached): the hold is released, and what it added past the first {@code keepBlocks} blocks (what the pod held when
-     * the request was routed) leaves the pod's modelled view, since the engine never stored it. Without this a prompt
-     * over the model's context length, refused by every engine, stayed in the view as cached, in place of what the
-     * pod does hold. An engine-reported view needs nothing: its events say what the engine stored.
+     * The request's pod refused its prompt before computing any of it (it answered with an error status: engines check
+     * a request first): the hold is released, and what it added past the first {@code keepBlocks} blocks (what the pod
+     * held when the request was routed) leaves the pod's modelled view, since the engine never stored it. Without this
+     * a prompt over the model's context length, refused by every engine, stayed in the view as cached, in place of what
+     * the pod does hold. An engine-reported view needs nothing: its events say what the engine stored.
      */
     public synchronized void refused(CacheHold hold, int keepBlocks) {
         release(hold);

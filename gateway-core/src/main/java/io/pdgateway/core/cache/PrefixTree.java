@@ -147,10 +147,10 @@ final class PrefixTree {
     }
 
     /**
-     * The released hold's pod refused the prompt before computing it (it answered with an error, or was never
-     * reached): the blocks past its first {@code keepBlocks} (what the pod held when the request was routed) leave the
-     * pod's view, deepest first, as far as no other hold has referenced them since. One that has is some request's
-     * prefix now, and so is everything above it.
+     * The released hold's pod refused the prompt before computing it (it answered with an error status): the blocks
+     * past its first {@code keepBlocks} (what the pod held when the request was routed) leave the pod's view, deepest
+     * first, as far as no other hold has referenced them since. One that has is some request's prefix now, and so is
+     * everything above it.
      */
     void forget(CacheHold hold, int keepBlocks) {
         PodView view = hold.view;
