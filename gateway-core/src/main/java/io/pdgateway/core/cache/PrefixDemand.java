@@ -65,9 +65,6 @@ public final class PrefixDemand {
         if (pos < length && starts.get(hashes[pos]) == null) {
             Run leaf = new Run(Arrays.copyOfRange(hashes, pos, length), parent, window);
             starts.put(hashes[pos], leaf);
-            if (parent != null) {
-                parent.children++;
-            }
             blocks += leaf.hashes.length;
             runs++;
             nodes = onPath(nodes, leaf);
@@ -129,21 +126,19 @@ public final class PrefixDemand {
 
     /**
      * Splits the run after its first {@code k} blocks into a new upper run and itself (the rest); returns the upper
-     * one. Every request counted on the run carried both parts, so the upper one starts with the same counts; it is
-     * as recent as the run (the path's touch makes it more recent at once).
+     * one. Every request counted on the run carried both parts, so the upper one starts with the same counts. It takes
+     * its place in the recency order when the record's path is touched, which it is on.
      */
     private Run split(Run lower, int k) {
         long[] all = lower.hashes;
         Run upper = new Run(Arrays.copyOf(all, k), lower.parent, lower.window);
         upper.current = lower.current;
         upper.previous = lower.previous;
-        upper.children = 1;
         lower.hashes = Arrays.copyOfRange(all, k, all.length);
         lower.parent = upper;
         starts.put(all[0], upper);
         starts.put(all[k], lower);
         runs++;
-        link(upper, lower.newer);
         return upper;
     }
 
@@ -151,36 +146,23 @@ public final class PrefixDemand {
     private void forget(Run run) {
         unlink(run);
         starts.remove(run.hashes[0]);
-        if (run.parent != null) {
-            run.parent.children--;
-        }
         blocks -= run.hashes.length;
         runs--;
     }
 
+    /** Makes the run the most recently carried. */
     private void touch(Run run) {
         if (run != newest) {
             if (run.newer != null || run == oldest) { // else a new run, in no place yet
                 unlink(run);
             }
-            link(run, null);
-        }
-    }
-
-    /** Puts the run just before {@code next} in recency (at the newest end when null). */
-    private void link(Run run, Run next) {
-        Run prev = next == null ? newest : next.older;
-        run.older = prev;
-        run.newer = next;
-        if (prev == null) {
-            oldest = run;
-        } else {
-            prev.newer = run;
-        }
-        if (next == null) {
+            run.older = newest;
+            if (newest == null) {
+                oldest = run;
+            } else {
+                newest.newer = run;
+            }
             newest = run;
-        } else {
-            next.older = run;
         }
     }
 
@@ -203,7 +185,6 @@ public final class PrefixDemand {
     private static final class Run {
         long[] hashes;
         Run parent;
-        int children;
         Run older;
         Run newer;
         /** The window {@link #current} counts; {@link #previous} counts the one before it. */

@@ -229,15 +229,16 @@ public final class RoutingSession {
                         ? charger.charge(request, decision, prefix.match(), features.bodyTokenEstimate(), start) : null;
                 // The pod that computes the prompt now holds its blocks, so the next decision sees them.
                 Pod computing = decision.isPd() ? decision.prefill() : decision.target();
-                long cached = Math.min(request.promptTokens(), prefix.match().cachedTokens(computing));
+                int cachedBlocks = prefix.match().blocks(computing);
+                long cached = Math.min(request.promptTokens(), (long) cachedBlocks * prefix.match().blockTokens());
                 long uncached = request.promptTokens() - cached;
                 PrefillModels.Ticket prefillLeg = decision.isPd()
                         ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
                 caches.routed(computing, request.promptTokens(), cached);
                 lane.recordDemand(request.prefixHashes(), start);
-                lease = new Lease(requests.charge(decision), tokenCharge, cache, hold,
-                        prefix.match().blocks(computing), prefillModels, prefillLeg, clock);
+                lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, cachedBlocks, prefillModels,
+                        prefillLeg, clock);
             }
         }
         if (decision.verdict().routed()) {

@@ -1,6 +1,5 @@
 package io.pdgateway.server.exchange;
 
-import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.session.Routed;
 import io.pdgateway.engine.LegPlan;
@@ -87,9 +86,9 @@ final class Attempt {
         }
     }
 
-    /** The pod answered its leg with an error: when it is the single pod, it computed none of the prompt. */
-    void answeredError(Pod pod) {
-        if (!routed.decision().isPd() && pod == routed.decision().target()) {
+    /** The streamed leg's pod answered with an error: when it is the single pod, it computed none of the prompt. */
+    void answeredError() {
+        if (!routed.decision().isPd()) {
             routed.lease().computeRefused();
         }
     }

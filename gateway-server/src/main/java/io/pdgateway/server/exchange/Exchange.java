@@ -328,7 +328,7 @@ public final class Exchange {
                         System.nanoTime());
                 finish(null, status);
             } else {
-                a.answeredError(leg.pod());
+                a.answeredError();
                 finish(Ending.UPSTREAM_FAILED, status);
             }
             answer.end(response);
