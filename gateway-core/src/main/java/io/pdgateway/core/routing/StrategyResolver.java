@@ -19,6 +19,9 @@ public final class StrategyResolver {
         }
     }
 
+    /** The longest header value the error repeats: a strategy name is a word, a header may be kilobytes. */
+    static final int MAX_ECHOED_CHARS = 64;
+
     public static Resolution resolve(ModelConfig config, String header, String profileName, Strategy envDefault) {
         if (config != null) {
             Optional<Strategy> locked = Strategy.named(config.lockedRoutingStrategy());
@@ -29,8 +32,8 @@ public final class StrategyResolver {
         String requested = header == null ? "" : header.trim();
         if (!requested.isEmpty()) {
             return Strategy.named(requested).map(s -> Resolution.of(s, "header"))
-                    .orElseGet(() -> new Resolution(null, "header", "incorrect routing strategy " + requested
-                            + "; supported: " + String.join(", ", Strategy.specNames())));
+                    .orElseGet(() -> new Resolution(null, "header", "incorrect routing strategy "
+                            + echoed(requested) + "; supported: " + String.join(", ", Strategy.specNames())));
         }
         if (config != null) {
             Profile profile = config.resolve(profileName);
@@ -42,5 +45,13 @@ public final class StrategyResolver {
             }
         }
         return Resolution.of(envDefault, "ROUTING_ALGORITHM");
+    }
+
+    /** The client's value as the error repeats it: cut to MAX_ECHOED_CHARS, saying how long it was. */
+    private static String echoed(String value) {
+        if (value.length() <= MAX_ECHOED_CHARS) {
+            return value;
+        }
+        return value.substring(0, MAX_ECHOED_CHARS) + "... (" + value.length() + " characters)";
     }
 }

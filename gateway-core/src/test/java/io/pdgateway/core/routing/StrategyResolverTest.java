@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pdgateway.core.config.ModelConfigParser;
 import io.pdgateway.core.model.ModelConfig;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -43,5 +44,13 @@ class StrategyResolverTest {
         StrategyResolver.Resolution resolution = StrategyResolver.resolve(PROFILES, header, null, Strategy.RANDOM);
         assertThat(resolution.strategy()).isNull();
         assertThat(resolution.error()).contains("incorrect routing strategy " + header);
+    }
+
+    @Test
+    void longUnknownHeader_errorRepeatsItsBeginningOnly() {
+        String header = "x".repeat(60) + "y".repeat(4000);
+        StrategyResolver.Resolution resolution = StrategyResolver.resolve(PROFILES, header, null, Strategy.RANDOM);
+        assertThat(resolution.error())
+                .contains("incorrect routing strategy " + "x".repeat(60) + "yyyy... (4060 characters)").doesNotContain("y".repeat(5)).hasSizeLessThan(400);
     }
 }

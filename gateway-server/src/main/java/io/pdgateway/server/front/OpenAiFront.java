@@ -242,6 +242,9 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             up.metrics().requestEnded();
             up.metrics().failure(request.model(), status, decision.verdict().httpStatus(), null);
             admitted.trace().end(decision.verdict().httpStatus(), status);
+            if (decision.verdict().retryAfterSeconds() > 0) {
+                req.response().putHeader("Retry-After", Integer.toString(decision.verdict().retryAfterSeconds()));
+            }
             respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status));
             return;
         }

@@ -78,6 +78,17 @@ class ErrorsIT {
         HttpResponse<String> response = cluster.post("/v1/chat/completions", TestCluster.chat("x", 2, false));
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(error(response).get("message").asText()).contains("no complete prefill/decode pair");
+        assertThat(response.headers().firstValue("Retry-After")).as("a pod coming up lifts it").hasValue("1");
+    }
+
+    @Test
+    void onlyPdPodsForASinglePodStrategy_503WithoutRetryAfter() throws Exception {
+        cluster = pdPair(Map.of());
+        HttpResponse<String> response = cluster.post("/v1/chat/completions", TestCluster.chat("x", 2, false),
+                "routing-strategy", "random");
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(error(response).get("code").asText()).isEqualTo("no_standalone_pod");
+        assertThat(response.headers().firstValue("Retry-After")).as("only a new deployment lifts it").isEmpty();
     }
 
     @Test
