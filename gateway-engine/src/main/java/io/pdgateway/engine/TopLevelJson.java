@@ -208,6 +208,12 @@ public final class TopLevelJson {
         return last(name) != null;
     }
 
+    /** Whether the member's value as sent (the last one when repeated) is a JSON array; reads one byte. */
+    public boolean isArray(String name) {
+        Member member = last(name);
+        return member != null && source[member.valueStart()] == '[';
+    }
+
     /** The raw bytes of the member's value as sent (the last one when repeated), or null when absent. */
     public byte[] rawValue(String name) {
         Member member = last(name);

@@ -12,6 +12,7 @@ import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.engine.PrefillBodies;
+import io.pdgateway.engine.PromptBatches;
 import io.pdgateway.engine.TopLevelJson;
 import java.util.List;
 
@@ -64,6 +65,8 @@ public final class TrtllmAdapter implements EngineAdapter {
 
     @Override
     public TopLevelJson admit(TopLevelJson body) throws EngineProtocolException {
+        PromptBatches.requireOne(body, ENGINE, "disaggregated serving takes a single prompt (its own disaggregated"
+                + " server refuses a batch)");
         return body.requireUnique(CONTROLLED_KEYS);
     }
 

@@ -7,6 +7,7 @@ import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.PrefillBodies;
+import io.pdgateway.engine.PromptBatches;
 import io.pdgateway.engine.TopLevelJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -52,9 +53,11 @@ public final class VllmAdapter implements EngineAdapter {
         return EngineMetricNames.VLLM;
     }
 
-    /** The body's top-level members, read once at admission for both legs' edits. */
+    /** The body's top-level members, read once at admission for both legs' edits; a batch of prompts is refused. */
     @Override
-    public TopLevelJson admit(TopLevelJson body) {
+    public TopLevelJson admit(TopLevelJson body) throws EngineProtocolException {
+        PromptBatches.requireOne(body, ENGINE, "the prefill answer carries the first prompt's KV-transfer parameters"
+                + " only");
         return body;
     }
 

@@ -101,6 +101,22 @@ class ErrorsIT {
     }
 
     @Test
+    void promptBatchToVllmPair_400BeforeAnyLeg_onePromptInAListServed() throws Exception {
+        cluster = pdPair(Map.of("ROUTING_ALGORITHM", "pd"));
+        HttpResponse<String> batch = cluster.post("/v1/completions",
+                "{\"model\":\"my-model\",\"prompt\":[\"first prompt\",\"second prompt\"],\"max_tokens\":3}");
+        assertThat(batch.statusCode()).isEqualTo(400);
+        JsonNode error = error(batch);
+        assertThat(error.get("code").asText()).isEqualTo("invalid_request_body");
+        assertThat(error.get("message").asText()).contains("a batch of 2 prompts").contains("vllm");
+        assertThat(cluster.inferenceRequests("prefill-0")).as("no prefill computed for a decode never sent").isEmpty();
+        HttpResponse<String> single = cluster.post("/v1/completions",
+                "{\"model\":\"my-model\",\"prompt\":[\"one prompt in a list\"],\"max_tokens\":3}");
+        assertThat(single.statusCode()).isEqualTo(200);
+        assertThat(cluster.inferenceRequests("decode-0")).hasSize(1);
+    }
+
+    @Test
     void oversizedBody_413() throws Exception {
         cluster = pdPair(Map.of("ROUTING_ALGORITHM", "pd", "PD_GATEWAY_MAX_REQUEST_BODY_BYTES", "1000"));
         HttpResponse<String> response = cluster.post("/v1/chat/completions", TestCluster.chat("x".repeat(2000), 2, false));
