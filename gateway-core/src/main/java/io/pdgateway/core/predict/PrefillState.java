@@ -22,9 +22,14 @@ public final class PrefillState {
      * remaining work with its own, and never before its own compute, in milliseconds.
      */
     public static double answerMillis(double[] state, int at, double uncached, double cached) {
+        return answerMillis(state, at, uncached, cached, computeMillis(state, at, uncached, cached));
+    }
+
+    /** {@link #answerMillis(double[], int, double, double)} given the leg's own compute, already predicted. */
+    public static double answerMillis(double[] state, int at, double uncached, double cached, double computeMillis) {
         double work = PrefillTimeModel.work(state, at, state[at + LEGS] + 1, state[at + TOKENS] + uncached,
                 state[at + ATTENTION] + PrefillTimeModel.attention(uncached, cached));
-        return Math.max(computeMillis(state, at, uncached, cached), work - state[at + HEAD_PROGRESS]);
+        return Math.max(computeMillis, work - state[at + HEAD_PROGRESS]);
     }
 
     /** The pod's own compute of such a prefill, without its queue, in milliseconds. */

@@ -56,9 +56,10 @@ public final class PredictedTtftScorer implements Scorer {
                 scores[i] = Double.NaN;
                 continue;
             }
-            long cached = Math.min(prompt, match.cachedTokens(pod));
-            double answer = PrefillState.answerMillis(states, at, prompt - cached, cached);
+            // held[i] is the pod's match in blocks (WarmUpShares read it), within the prompt's blocks
+            long cached = Math.min(prompt, (long) held[i] * match.blockTokens());
             double work = PrefillState.computeMillis(states, at, prompt - cached, cached);
+            double answer = PrefillState.answerMillis(states, at, prompt - cached, cached, work);
             if (Double.isNaN(answer)) {
                 scores[i] = Double.NaN;
                 continue;
