@@ -34,20 +34,31 @@ public final class ConductorPrefillScorer implements Scorer {
         int tokens = context.request().promptTokens();
         double[] counts = InFlightCounts.of(candidates, context.load());
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
+        // The prompt's own cost depends only on the match percentage, which most pods share (0, or a system
+        // prompt's): computed again only when it changes from the pod before (a power of the length each time).
+        int lastPct = -1;
+        double prefix = 0;
+        double compute = 0;
         for (int i = 0; i < scores.length; i++) {
-            Pod pod = candidates.get(i);
-            int inFlight = (int) counts[i];
-            double avgPrefill = context.load().metrics(pod).avgPrefillMillis();
-            if (Double.isNaN(avgPrefill) || avgPrefill <= 0) {
-                avgPrefill = prefillMillis(DEFAULT_QUEUED_TOKENS);
+            if (pct[i] != lastPct) {
+                lastPct = pct[i];
+                double matched = (double) tokens * pct[i] / 100;
+                double unmatched = tokens - matched;
+                prefix = matched > 0 ? PREFIX_MS_PER_TOKEN * matched + PREFIX_FIXED_MS : 0;
+                compute = unmatched > 0 ? prefillMillis(unmatched) : 0;
             }
-            double queue = inFlight > 0 ? inFlight * avgPrefill : 0;
-            double matched = (double) tokens * pct[i] / 100;
-            double unmatched = tokens - matched;
-            double prefix = matched > 0 ? PREFIX_MS_PER_TOKEN * matched + PREFIX_FIXED_MS : 0;
-            scores[i] = queue + prefix + (unmatched > 0 ? prefillMillis(unmatched) : 0);
+            int inFlight = (int) counts[i];
+            // An idle pod's queue is 0 whatever its average: its scrape is read only for a pod with work queued.
+            double queue = inFlight > 0 ? inFlight * avgPrefillMillis(context, candidates.get(i)) : 0;
+            scores[i] = queue + prefix + compute;
         }
         return scores;
+    }
+
+    /** The pod's scraped mean prefill time, or a 512-token prefill's estimate while there is none. */
+    private static double avgPrefillMillis(RoutingContext context, Pod pod) {
+        double avgPrefill = context.load().metrics(pod).avgPrefillMillis();
+        return Double.isNaN(avgPrefill) || avgPrefill <= 0 ? prefillMillis(DEFAULT_QUEUED_TOKENS) : avgPrefill;
     }
 
     static double prefillMillis(double tokens) {
