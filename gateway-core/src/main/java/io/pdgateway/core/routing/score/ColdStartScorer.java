@@ -50,7 +50,8 @@ public final class ColdStartScorer implements Scorer {
         }
         double[] cold = DecisionBuffers.doubles(load, Use.DECODE_COLD, candidates.size());
         for (int i = 0; i < cold.length; i++) {
-            cold[i] = 1.0 + load.pendingDecodes(candidates.get(i));
+            // Read only where it is the score: a warm pod's place is the inner scorer's, and warm pods are most.
+            cold[i] = warm[i] ? Double.NaN : 1.0 + load.pendingDecodes(candidates.get(i));
         }
         return SubsetScores.of(inner, context, candidates, warm, cold, Use.DECODE_SUBSET_SCORES);
     }
