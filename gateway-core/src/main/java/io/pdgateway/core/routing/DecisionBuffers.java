@@ -1,7 +1,6 @@
 package io.pdgateway.core.routing;
 
 import io.pdgateway.core.model.Pod;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -52,21 +51,20 @@ public final class DecisionBuffers {
     private final double[][] doubles = new double[2 * USES][];
     private final boolean[][] flags = new boolean[2 * USES][];
     private final int[][] ints = new int[2 * USES][];
-    private final List<List<Pod>> pods = new ArrayList<>(USES);
+    private final PodSubset[] subsets = new PodSubset[USES];
 
     public DecisionBuffers() {
         for (int u = 0; u < USES; u++) {
-            pods.add(new ArrayList<>());
+            subsets[u] = new PodSubset();
         }
     }
 
     /**
-     * An empty list for this use: the one kept for it, cleared (its capacity stays, so filling it allocates nothing).
+     * An empty subset of {@code of} for this use: the one kept for it, emptied (its capacity stays, so filling it
+     * allocates nothing).
      */
-    public List<Pod> pods(Use use) {
-        List<Pod> kept = pods.get(use.ordinal());
-        kept.clear();
-        return kept;
+    public PodSubset subset(Use use, List<Pod> of, int capacity) {
+        return subsets[use.ordinal()].reset(of, capacity);
     }
 
     public double[] doubles(Use use, int length) {
@@ -142,10 +140,10 @@ public final class DecisionBuffers {
         return buffers == null ? new boolean[length] : buffers.flags(use, length);
     }
 
-    /** The decision's list for this use when its load view has buffers, else a new list. */
-    public static List<Pod> pods(LoadView load, Use use, int capacity) {
+    /** The decision's empty subset of {@code of} for this use when its load view has buffers, else a new one. */
+    public static PodSubset subset(LoadView load, Use use, List<Pod> of, int capacity) {
         DecisionBuffers buffers = load instanceof ClusterLoad decision ? decision.buffers() : null;
-        return buffers == null ? new ArrayList<>(capacity) : buffers.pods(use);
+        return buffers == null ? new PodSubset().reset(of, capacity) : buffers.subset(use, of, capacity);
     }
 
     public static int[] ints(LoadView load, Use use, int length) {

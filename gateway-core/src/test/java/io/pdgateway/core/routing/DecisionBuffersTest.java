@@ -2,6 +2,7 @@ package io.pdgateway.core.routing;
 
 import static io.pdgateway.core.PodBuilder.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pdgateway.core.ledger.RequestLedger;
 import io.pdgateway.core.ledger.TokenLedger;
@@ -71,11 +72,16 @@ class DecisionBuffersTest {
     }
 
     @Test
-    void pods_theSameListCleared() {
-        List<Pod> kept = buffers.pods(Use.PREFILL_KEPT_PODS);
-        kept.add(pod("p1").prefill("rs1").build());
-        assertThat(buffers.pods(Use.PREFILL_KEPT_PODS)).isSameAs(kept).isEmpty();
-        assertThat(buffers.pods(Use.DECODE_WARM_PODS)).isNotSameAs(kept);
+    void subset_theSameOneEmptied_readsThePodsAtItsPositions() {
+        List<Pod> whole = List.of(pod("p1").prefill("rs1").build(), pod("p2").prefill("rs1").build(),
+                pod("p3").prefill("rs2").build());
+        PodSubset kept = buffers.subset(Use.PREFILL_KEPT_PODS, whole, 1);
+        kept.add(0);
+        kept.add(2); // past the capacity asked for: it grows
+        assertThat(kept).containsExactly(whole.get(0), whole.get(2));
+        assertThatThrownBy(() -> kept.get(2)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(buffers.subset(Use.PREFILL_KEPT_PODS, whole, 3)).isSameAs(kept).isEmpty();
+        assertThat(buffers.subset(Use.DECODE_WARM_PODS, whole, 3)).isNotSameAs(kept);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
+import io.pdgateway.core.routing.PodSubset;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -27,10 +28,10 @@ final class SubsetScores {
         if (keptCount == candidates.size()) {
             return inner.score(context, candidates); // the usual case: the inner scorer sees every candidate
         }
-        List<Pod> kept = DecisionBuffers.pods(context.load(), keptPods(use), keptCount);
+        PodSubset kept = DecisionBuffers.subset(context.load(), keptPods(use), candidates, keptCount);
         for (int i = 0; i < keep.length; i++) {
             if (keep[i]) {
-                kept.add(candidates.get(i));
+                kept.add(i);
             }
         }
         if (context.load() instanceof ClusterLoad decision) {
