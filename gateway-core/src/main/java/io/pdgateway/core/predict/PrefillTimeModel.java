@@ -83,19 +83,22 @@ public final class PrefillTimeModel {
         return work(theta, 0, legs, tokens, attention);
     }
 
-    /** Copies the current fit (scaled, as {@link #predictMillis(double[], int, double, double)} reads it) to {@code at}. */
-    void copyFit(double[] into, int at) {
-        System.arraycopy(theta, 0, into, at, 3);
+    /**
+     * Term {@code i} of the current fit (0 fixed, 1 per token, 2 attention), scaled as
+     * {@link #predictMillis(double[], int, double, double)} reads it from a copied state.
+     */
+    double fitTerm(int i) {
+        return theta[i];
     }
 
-    /** Writes these coefficients as {@link #copyFit} writes a fitted model's. */
+    /** Writes these coefficients as a fitted model's terms are copied ({@link #fitTerm}). */
     static void copyFit(Coefficients fit, double[] into, int at) {
         into[at] = fit.fixedMillis();
         into[at + 1] = fit.millisPerToken() / TOKEN_SCALE;
         into[at + 2] = fit.millisPerTokenSquared() / QUADRATIC_SCALE;
     }
 
-    /** {@link #predictMillis(double, double)} of a fit copied by {@link #copyFit} to {@code fit[at..at+2]}. */
+    /** {@link #predictMillis(double, double)} of a fit copied to {@code fit[at..at+2]} (its {@link #fitTerm}s). */
     static double predictMillis(double[] fit, int at, double uncached, double cached) {
         return work(fit, at, 1, uncached, attention(uncached, cached));
     }
