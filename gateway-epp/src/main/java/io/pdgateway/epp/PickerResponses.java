@@ -111,6 +111,9 @@ final class PickerResponses {
         if (error.extraHeader() != null) {
             headers.put(error.extraHeader(), "true");
         }
+        if (error.retryAfterSeconds() > 0) {
+            headers.put("retry-after", Integer.toString(error.retryAfterSeconds()));
+        }
         return ProcessingResponse.newBuilder().setImmediateResponse(ImmediateResponse.newBuilder()
                 .setStatus(HttpStatus.newBuilder().setCodeValue(error.status()))
                 .setHeaders(set(headers))

@@ -254,7 +254,8 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
             String status = decision.verdict().name().toLowerCase(Locale.ROOT);
             // Protocol: no eligible endpoint in the proxy's subset is a 503.
             int code = subset != null ? 503 : decision.verdict().httpStatus();
-            fail(code, ApiError.of(code, decision.reason(), status), status);
+            fail(code, ApiError.of(code, decision.reason(), status)
+                    .withRetryAfter(decision.verdict().retryAfterSeconds()), status);
             return;
         }
         picker.metrics().routed(request.model(), decision);

@@ -236,6 +236,23 @@ class EppIT {
     }
 
     @Test
+    void noCompletePairNorStandardPod_immediate503WithRetryAfter() throws Exception {
+        cluster = new EppCluster("vllm").prefill("prefill-0", "group-0").startPicker(Map.of("ROUTING_ALGORITHM", "pd"));
+        try (EnvoyStream envoy = cluster.buffered()) {
+            envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
+            envoy.next();
+            envoy.requestBody(EppCluster.chat("no pair", 2, false).getBytes(StandardCharsets.UTF_8), true);
+            ProcessingResponse answer = envoy.next();
+            assertThat(answer.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(503);
+            assertThat(json(answer.getImmediateResponse().getBody().toByteArray()).at("/error/code").asText())
+                    .isEqualTo("no_complete_pair");
+            assertThat(EppCluster.headers(answer.getImmediateResponse().getHeaders().getSetHeadersList()))
+                    .as("as serve answers it").containsEntry("retry-after", "1");
+        }
+        cluster.assertQuiescent();
+    }
+
+    @Test
     void unknownModel_immediate404WithServesError() throws Exception {
         cluster = new EppCluster("vllm").standard("standard-0").startPicker(Map.of());
         try (EnvoyStream envoy = cluster.buffered()) {

@@ -83,6 +83,9 @@ final class ClientAnswer {
             return;
         }
         out.setStatusCode(error.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (error.retryAfterSeconds() > 0) {
+            out.putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
+        }
         if (error.extraHeader() != null) {
             out.putHeader(error.extraHeader(), "true");
         }

@@ -9,8 +9,10 @@ import io.vertx.core.buffer.Buffer;
  * An OpenAI-style error: {"error":{"message","type","code","param"}}, all four keys always present (design.md §2).
  *
  * @param extraHeader a spec header to add (x-error-pd-prefill, x-error-pd-decode), or null
+ * @param retryAfterSeconds the answer's Retry-After, or 0 for none
  */
-public record ApiError(int status, String message, String code, String param, String extraHeader) {
+public record ApiError(int status, String message, String code, String param, String extraHeader,
+        int retryAfterSeconds) {
     /**
      * No error message is longer than this: a message quotes client input (a model name, a header, the path, a JSON
      * token, a key), which can be as long as the request, and an error must not echo it back whole. Callers quote
@@ -25,15 +27,20 @@ public record ApiError(int status, String message, String code, String param, St
     }
 
     public static ApiError of(int status, String message, String code) {
-        return new ApiError(status, message, code, null, null);
+        return new ApiError(status, message, code, null, null, 0);
     }
 
     public ApiError withParam(String name) {
-        return new ApiError(status, message, code, name, extraHeader);
+        return new ApiError(status, message, code, name, extraHeader, retryAfterSeconds);
     }
 
     public ApiError withHeader(String header) {
-        return new ApiError(status, message, code, param, header);
+        return new ApiError(status, message, code, param, header, retryAfterSeconds);
+    }
+
+    /** This error with a Retry-After of {@code seconds} (0: none). */
+    public ApiError withRetryAfter(int seconds) {
+        return new ApiError(status, message, code, param, extraHeader, seconds);
     }
 
     /** OpenAI's error type for the status (as upstream maps it). */

@@ -242,10 +242,8 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             up.metrics().requestEnded();
             up.metrics().failure(request.model(), status, decision.verdict().httpStatus(), null);
             admitted.trace().end(decision.verdict().httpStatus(), status);
-            if (decision.verdict().retryAfterSeconds() > 0) {
-                req.response().putHeader("Retry-After", Integer.toString(decision.verdict().retryAfterSeconds()));
-            }
-            respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status));
+            respond(req.response(), ApiError.of(decision.verdict().httpStatus(), decision.reason(), status)
+                    .withRetryAfter(decision.verdict().retryAfterSeconds()));
             return;
         }
         new Exchange(up, routing.session(), req, request, routed, admitted.adapter(), admitted.admittedBody(), debug,
@@ -308,6 +306,9 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return Future.succeededFuture();
         }
         response.setStatusCode(error.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (error.retryAfterSeconds() > 0) {
+            response.putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
+        }
         if (error.extraHeader() != null) {
             response.putHeader(error.extraHeader(), "true");
         }
