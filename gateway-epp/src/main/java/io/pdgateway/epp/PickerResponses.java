@@ -112,7 +112,7 @@ final class PickerResponses {
             headers.put(error.extraHeader(), "true");
         }
         if (error.retryAfterSeconds() > 0) {
-            headers.put("retry-after", Integer.toString(error.retryAfterSeconds()));
+            headers.put("retry-after", Long.toString(error.retryAfterSeconds()));
         }
         return ProcessingResponse.newBuilder().setImmediateResponse(ImmediateResponse.newBuilder()
                 .setStatus(HttpStatus.newBuilder().setCodeValue(error.status()))

@@ -82,14 +82,7 @@ final class ClientAnswer {
         if (out.headWritten() || out.ended() || out.closed()) {
             return;
         }
-        out.setStatusCode(error.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        if (error.retryAfterSeconds() > 0) {
-            out.putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
-        }
-        if (error.extraHeader() != null) {
-            out.putHeader(error.extraHeader(), "true");
-        }
-        out.end(error.body());
+        error.head(out).end(error.body());
     }
 
     /** A pod's own error body, marked with a spec header (x-error-pd-prefill). */

@@ -102,9 +102,10 @@ public final class Exchange {
         a.slots = up.gates().reservation(a.routed.decision());
         a.slots.start(refusal -> {
             if (refusal != null && !done && !a.over()) {
-                out.putHeader("Retry-After", Long.toString(refusal.retryAfterSeconds()));
-                fail(refusal.reason() == SlotRefusal.Reason.QUEUE_FULL ? Ending.UPSTREAM_QUEUE_FULL
-                        : Ending.UPSTREAM_WAIT_TIMEOUT, 503, refusal.message(), null);
+                Ending ending = refusal.reason() == SlotRefusal.Reason.QUEUE_FULL ? Ending.UPSTREAM_QUEUE_FULL
+                        : Ending.UPSTREAM_WAIT_TIMEOUT;
+                finish(ending, 503);
+                answer.error(ending.error(503, refusal.message(), null).withRetryAfter(refusal.retryAfterSeconds()));
             } else if (!done && !a.over()) {
                 runOnSlots(a);
             }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.JsonBodies;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
 
 /**
  * An OpenAI-style error: {"error":{"message","type","code","param"}}, all four keys always present (design.md §2).
@@ -12,7 +14,7 @@ import io.vertx.core.buffer.Buffer;
  * @param retryAfterSeconds the answer's Retry-After, or 0 for none
  */
 public record ApiError(int status, String message, String code, String param, String extraHeader,
-        int retryAfterSeconds) {
+        long retryAfterSeconds) {
     /**
      * No error message is longer than this: a message quotes client input (a model name, a header, the path, a JSON
      * token, a key), which can be as long as the request, and an error must not echo it back whole. Callers quote
@@ -39,7 +41,7 @@ public record ApiError(int status, String message, String code, String param, St
     }
 
     /** This error with a Retry-After of {@code seconds} (0: none). */
-    public ApiError withRetryAfter(int seconds) {
+    public ApiError withRetryAfter(long seconds) {
         return new ApiError(status, message, code, param, extraHeader, seconds);
     }
 
@@ -52,6 +54,21 @@ public record ApiError(int status, String message, String code, String param, St
             case 503 -> "overloaded_error";
             default -> "api_error";
         };
+    }
+
+    /**
+     * Writes this error's status and headers (content type, Retry-After, the spec header) on a response that has sent
+     * nothing yet; returns it, for the body.
+     */
+    public HttpServerResponse head(HttpServerResponse response) {
+        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (retryAfterSeconds > 0) {
+            response.putHeader("Retry-After", Long.toString(retryAfterSeconds));
+        }
+        if (extraHeader != null) {
+            response.putHeader(extraHeader, "true");
+        }
+        return response;
     }
 
     public Buffer body() {

@@ -305,13 +305,6 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         if (response.ended() || response.closed()) {
             return Future.succeededFuture();
         }
-        response.setStatusCode(error.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-        if (error.retryAfterSeconds() > 0) {
-            response.putHeader("Retry-After", Integer.toString(error.retryAfterSeconds()));
-        }
-        if (error.extraHeader() != null) {
-            response.putHeader(error.extraHeader(), "true");
-        }
-        return response.end(error.body());
+        return error.head(response).end(error.body());
     }
 }
