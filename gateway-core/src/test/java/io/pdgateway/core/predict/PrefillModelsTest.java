@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodRole;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class PrefillModelsTest {
@@ -97,5 +100,43 @@ class PrefillModelsTest {
         twice.observe(1000, 0, 50);
         once.observe(1000, 0, 50);
         assertThat(twice.predictMillis(4000, 0)).isCloseTo(once.predictMillis(4000, 0), within(1e-9));
+    }
+
+    /**
+     * A decision copies a queue without its monitor while answers and dispatches change it on other threads: every copy
+     * must be a state the queue was in, never half of one write and half of the next (legs of one, tokens of another).
+     */
+    @Test
+    void aCopyDuringWrites_isAlwaysAWholeState() throws Exception {
+        models.copyState(POD, 0, new double[PrefillState.WIDTH], 0); // the pod's queue exists before the writer starts
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            PrefillModels.Ticket[] held = new PrefillModels.Ticket[4];
+            for (int i = 0; i < 100_000_000 && !done.get(); i++) {
+                int at = i % held.length;
+                if (held[at] != null) {
+                    models.abandoned(held[at], i);
+                }
+                held[at] = models.dispatched(POD, 1000, 0, i);
+            }
+        });
+        double[] state = new double[PrefillState.WIDTH];
+        int torn = 0;
+        int copies = 0;
+        try {
+            for (; copies < 2_000_000; copies++) {
+                models.copyState(POD, 0, state, 0);
+                double legs = state[PrefillState.LEGS];
+                if (state[PrefillState.TOKENS] != legs * 1000
+                        || state[PrefillState.ATTENTION] != legs * PrefillTimeModel.attention(1000, 0)) {
+                    torn++;
+                }
+            }
+        } finally {
+            done.set(true);
+        }
+        writer.get(30, TimeUnit.SECONDS);
+        assertThat(copies).isPositive();
+        assertThat(torn).as("copies mixing two writes, of %d", copies).isZero();
     }
 }
