@@ -111,6 +111,16 @@ public final class PrefixMatch {
         blocks[slot] = matchedBlocks;
     }
 
+    /** Whether this match is kept by the positions {@code positionOf} gives (then {@link #blocksAt} reads them). */
+    public boolean keptBy(ToIntFunction<Pod> positionOf) {
+        return positions != null && positions == positionOf;
+    }
+
+    /** {@link #blocks} of the pod at {@code position} of a match {@link #keptBy} positions (-1: none, 0 blocks). */
+    public int blocksAt(int position) {
+        return promptBlocks == 0 || position < 0 ? 0 : byPosition[position];
+    }
+
     /** Leading prompt blocks the pod holds. */
     public int blocks(Pod pod) {
         if (promptBlocks == 0) {

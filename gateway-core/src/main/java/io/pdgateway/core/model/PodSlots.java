@@ -90,6 +90,16 @@ public final class PodSlots {
         return slot < 0 ? -1 : computingPosition[slot];
     }
 
+    /** The snapshot's pod at {@code slot}. */
+    public Pod pod(int slot) {
+        return bySlot[slot];
+    }
+
+    /** {@link #computingPosition} of the pod at {@code slot}. */
+    public int computingPositionAt(int slot) {
+        return computingPosition[slot];
+    }
+
     /** {@link #computingPosition} as a function (one object per snapshot, not one per decision). */
     public ToIntFunction<Pod> computingPositions() {
         return computingPositions;

@@ -8,6 +8,7 @@ import io.pdgateway.core.ledger.TokenLedger;
 import io.pdgateway.core.model.MetricsRows;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.model.PodSlots;
 import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.predict.PrefillRows;
@@ -111,14 +112,19 @@ public final class ClusterLoad implements LoadView {
 
     /** The pod's slot in the prefill rows (refreshed on the decision's first read), or -1: then read by pod id. */
     private int prefillSlot(Pod pod) {
+        return prefillRowsReady() ? slot(pod) : -1;
+    }
+
+    /** Whether the prefill rows can be read by slot, refreshing them on the decision's first read. */
+    private boolean prefillRowsReady() {
         if (prefillRows == null || rows == null) {
-            return -1;
+            return false;
         }
         if (!prefillRowsFresh) {
             prefillRows.refresh(rows.slots(), prefillModels);
             prefillRowsFresh = true;
         }
-        return slot(pod);
+        return true;
     }
 
     /** This view lending the model's working arrays to the decision's stages (see {@link DecisionBuffers}). */
@@ -151,6 +157,43 @@ public final class ClusterLoad implements LoadView {
      */
     public int[] slotsOf(List<Pod> pods) {
         return rows == null || metricsRows == null ? null : rows.slots().slotsOf(pods);
+    }
+
+    /**
+     * {@link #slotsOf}, also for a subset of a side list ({@link PodSubset}, what the stddev skip hands the prefill
+     * policy): then the decision's working array {@code use}, valid until that use's next read. Null when not known.
+     */
+    public int[] slotsOfCandidates(List<Pod> pods, DecisionBuffers.Use use) {
+        if (!(pods instanceof PodSubset subset)) {
+            return slotsOf(pods);
+        }
+        int[] whole = slotsOf(subset.whole());
+        if (whole == null) {
+            return null;
+        }
+        int[] slots = DecisionBuffers.ints(this, use, subset.size());
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = whole[subset.position(i)];
+        }
+        return slots;
+    }
+
+    /** {@link #prefillState} of the pod in this slot ({@link #slotsOf}). */
+    public boolean prefillStateAt(int slot, double[] into, int at) {
+        if (prefillModels == null) {
+            return false;
+        }
+        if (prefillRowsReady()) {
+            prefillRows.copyState(slot, rows.slots().pod(slot), nowNanos, into, at);
+        } else {
+            prefillModels.copyState(rows.slots().pod(slot), nowNanos, into, at);
+        }
+        return true;
+    }
+
+    /** The snapshot's slots of this decision's model ({@link #slotsOf}), or null. */
+    public PodSlots slots() {
+        return rows == null ? null : rows.slots();
     }
 
     /** {@link #metrics} of the pod in this slot ({@link #slotsOf}). */

@@ -26,6 +26,8 @@ public final class DecisionBuffers {
         DECODE_LOAD_RUNNING, DECODE_LOAD_TOKENS, DECODE_LOAD_AGE, DECODE_LOAD_THROUGHPUT, DECODE_LOAD_KV,
         /** predicted_ttft: each candidate's prefill model and queue, copied once per decision. */
         PREFILL_STATES,
+        /** predicted_ttft: each candidate's slot, when its list is a side or a subset of one ({@code ClusterLoad}). */
+        PREFILL_SLOTS,
         /** The prefill policy's scores of the pods it was given. */
         PREFILL_SCORES,
         /** The prefill side's scores when the stddev skip left pods out (the policy scored the rest). */

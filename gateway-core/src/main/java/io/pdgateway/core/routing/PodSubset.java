@@ -36,6 +36,17 @@ public final class PodSubset extends AbstractList<Pod> implements RandomAccess {
         positions[size++] = position;
     }
 
+    /** The list this subset is of. */
+    public List<Pod> whole() {
+        return whole;
+    }
+
+    /** The position in {@link #whole} of this subset's pod at {@code index}. */
+    public int position(int index) {
+        Objects.checkIndex(index, size);
+        return positions[index];
+    }
+
     @Override
     public Pod get(int index) {
         Objects.checkIndex(index, size);

@@ -144,6 +144,23 @@ class SlotRowsTest {
             assertThat(viaRows.activeTokensAt(slot)).as(pod.id()).isEqualTo(byId.activeTokens(pod));
             assertThat(viaRows.kvTokensAt(slot)).as(pod.id()).isEqualTo(byId.kvTokens(pod));
         }
+        // A subset of the prefill side (the stddev skip's kept pods, what predicted_ttft scores) is read by slot too:
+        // each kept pod's slot, with its model and queue and its position among the computing pods.
+        PodSubset kept = new PodSubset().reset(model.prefillPods(), model.prefillPods().size());
+        for (int i = 1; i < model.prefillPods().size(); i += 2) {
+            kept.add(i);
+        }
+        int[] keptSlots = viaRows.slotsOfCandidates(kept, DecisionBuffers.Use.PREFILL_SLOTS);
+        assertThat(keptSlots).hasSize(kept.size());
+        for (int i = 0; i < kept.size(); i++) {
+            Pod pod = kept.get(i);
+            double[] keptState = new double[PrefillState.WIDTH];
+            assertThat(viaRows.prefillStateAt(keptSlots[i], keptState, 0)).as(pod.id()).isTrue();
+            assertThat(keptState).as(pod.id()).containsExactly(state(byId, pod));
+            assertThat(viaRows.slots().pod(keptSlots[i])).as(pod.id()).isSameAs(pod);
+            assertThat(viaRows.slots().computingPositionAt(keptSlots[i])).as(pod.id())
+                    .isEqualTo(model.computingPods().indexOf(pod));
+        }
         DecodeLoads loadsBySlot = DecodeLoads.of(model.decodePods(), viaRows);
         DecodeLoads loadsByPod = DecodeLoads.of(model.decodePods(), byId);
         for (int i = 0; i < model.decodePods().size(); i++) {

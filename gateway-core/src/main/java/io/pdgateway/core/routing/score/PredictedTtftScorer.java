@@ -3,7 +3,9 @@ package io.pdgateway.core.routing.score;
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.config.PdKnobs;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.PodSlots;
 import io.pdgateway.core.predict.PrefillState;
+import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
@@ -48,15 +50,27 @@ public final class PredictedTtftScorer implements Scorer {
         int[] held = DecisionBuffers.ints(load, Use.PREFILL_HELD, scores.length);
         // Each candidate's model and queue, copied once: every prediction below is arithmetic on the copy.
         double[] states = DecisionBuffers.doublesAtLeast(load, Use.PREFILL_STATES, PrefillState.WIDTH * scores.length);
-        WarmUpShares warmUp = WarmUpShares.of(load, match, candidates, context.request().prefixHashes(), prompt, held);
+        // By slot where the decision knows them: neither the pods' objects nor a map is read then.
+        ClusterLoad bySlot = load instanceof ClusterLoad decision ? decision : null;
+        int[] slots = bySlot == null ? null : bySlot.slotsOfCandidates(candidates, Use.PREFILL_SLOTS);
+        PodSlots snapshot = slots == null ? null : bySlot.slots();
+        boolean matchBySlot = snapshot != null && match.keptBy(snapshot.computingPositions());
+        int blocks = context.request().prefixHashes() == null ? 0 : context.request().prefixHashes().length;
+        for (int i = 0; i < held.length; i++) {
+            int matched = matchBySlot ? match.blocksAt(snapshot.computingPositionAt(slots[i]))
+                    : match.blocks(candidates.get(i));
+            held[i] = Math.min(matched, blocks);
+        }
+        WarmUpShares warmUp = WarmUpShares.of(load, match, context.request().prefixHashes(), prompt, held);
         for (int i = 0; i < scores.length; i++) {
-            Pod pod = candidates.get(i);
             int at = PrefillState.WIDTH * i;
-            if (!load.prefillState(pod, states, at)) {
+            boolean known = slots != null ? bySlot.prefillStateAt(slots[i], states, at)
+                    : load.prefillState(candidates.get(i), states, at);
+            if (!known) {
                 scores[i] = Double.NaN;
                 continue;
             }
-            // held[i] is the pod's match in blocks (WarmUpShares read it), within the prompt's blocks
+            // held[i] is the pod's match in blocks, within the prompt's blocks
             long cached = Math.min(prompt, (long) held[i] * match.blockTokens());
             double work = PrefillState.computeMillis(states, at, prompt - cached, cached);
             double answer = PrefillState.answerMillis(states, at, prompt - cached, cached, work);

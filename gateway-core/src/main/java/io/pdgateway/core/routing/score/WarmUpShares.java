@@ -1,10 +1,8 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.cache.PrefixMatch;
-import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.routing.LoadView;
-import java.util.List;
 
 /**
  * predicted_ttft's view of warming a pod with a prefix other pods already hold: an investment, not a cost of this
@@ -38,14 +36,11 @@ final class WarmUpShares {
         this.count = count;
     }
 
-    /** The levels of this decision; {@code held[i]} receives candidate i's held blocks. */
-    static WarmUpShares of(LoadView load, PrefixMatch match, List<Pod> candidates, long[] hashes, long promptTokens,
-            int[] held) {
+    /** The levels of this decision, from each candidate's held blocks ({@code held[i]}, within the prompt's). */
+    static WarmUpShares of(LoadView load, PrefixMatch match, long[] hashes, long promptTokens, int[] held) {
         int[] levels = new int[MAX_LEVELS];
         int count = 0;
-        for (int i = 0; i < held.length; i++) {
-            int blocks = Math.min(match.blocks(candidates.get(i)), hashes.length);
-            held[i] = blocks;
+        for (int blocks : held) {
             if (blocks > 0) {
                 count = insert(levels, count, blocks);
             }
