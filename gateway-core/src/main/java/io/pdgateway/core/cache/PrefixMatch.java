@@ -166,6 +166,16 @@ public final class PrefixMatch {
         return blockTokens;
     }
 
+    /** The prompt tokens a pod holding {@code blocks} leading blocks has cached: all the blocks', within the prompt. */
+    public long cachedTokens(long blocks, long promptTokens) {
+        return cachedTokens(blocks, blockTokens, promptTokens);
+    }
+
+    /** {@link #cachedTokens(long, long)} with {@code blockTokens} tokens a block. */
+    public static long cachedTokens(long blocks, long blockTokens, long promptTokens) {
+        return Math.min(promptTokens, blocks * blockTokens);
+    }
+
     public int promptBlocks() {
         return promptBlocks;
     }

@@ -230,7 +230,7 @@ public final class RoutingSession {
                 // The pod that computes the prompt now holds its blocks, so the next decision sees them.
                 Pod computing = decision.isPd() ? decision.prefill() : decision.target();
                 int cachedBlocks = prefix.match().blocks(computing);
-                long cached = Math.min(request.promptTokens(), (long) cachedBlocks * prefix.match().blockTokens());
+                long cached = prefix.match().cachedTokens(cachedBlocks, request.promptTokens());
                 long uncached = request.promptTokens() - cached;
                 PrefillModels.Ticket prefillLeg = decision.isPd()
                         ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;

@@ -71,7 +71,7 @@ public final class PredictedTtftScorer implements Scorer {
                 continue;
             }
             // held[i] is the pod's match in blocks, within the prompt's blocks
-            long cached = Math.min(prompt, (long) held[i] * match.blockTokens());
+            long cached = match.cachedTokens(held[i], prompt);
             double work = PrefillState.computeMillis(states, at, prompt - cached, cached);
             double answer = PrefillState.answerMillis(states, at, prompt - cached, cached, work);
             if (Double.isNaN(answer)) {

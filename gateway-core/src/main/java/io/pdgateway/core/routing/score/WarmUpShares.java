@@ -100,8 +100,8 @@ final class WarmUpShares {
 
     /** The pod's compute of this prompt holding {@code from} blocks, less holding {@code to}: that segment's cost. */
     private double segmentMillis(double[] state, int at, int from, int to) {
-        long fromTokens = Math.min(promptTokens, from * blockTokens);
-        long toTokens = Math.min(promptTokens, to * blockTokens);
+        long fromTokens = PrefixMatch.cachedTokens(from, blockTokens, promptTokens);
+        long toTokens = PrefixMatch.cachedTokens(to, blockTokens, promptTokens);
         return PrefillState.computeMillis(state, at, promptTokens - fromTokens, fromTokens)
                 - PrefillState.computeMillis(state, at, promptTokens - toTokens, toTokens);
     }
