@@ -32,6 +32,19 @@ public final class PrefillState {
         return Math.max(computeMillis, work - state[at + HEAD_PROGRESS]);
     }
 
+    /**
+     * {@code computeMillis(state, at, u1, c1) − computeMillis(state, at, u2, c2)} given u1 − u2 and the attention
+     * terms' difference ({@link PrefillTimeModel#attention}), when {@link #linear}; no clamp to undo.
+     */
+    public static double computeDifferenceMillis(double[] state, int at, double uncached, double attention) {
+        return PrefillTimeModel.workDifference(state, at, uncached, attention);
+    }
+
+    /** Whether the state's fit has no negative term, so that {@link #computeDifferenceMillis} holds for it. */
+    public static boolean linear(double[] state, int at) {
+        return PrefillTimeModel.nonNegative(state, at);
+    }
+
     /** The pod's own compute of such a prefill, without its queue, in milliseconds. */
     public static double computeMillis(double[] state, int at, double uncached, double cached) {
         return PrefillTimeModel.predictMillis(state, at, uncached, cached);

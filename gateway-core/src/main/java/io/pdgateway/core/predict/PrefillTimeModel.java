@@ -103,6 +103,19 @@ public final class PrefillTimeModel {
         return work(fit, at, 1, uncached, attention(uncached, cached));
     }
 
+    /**
+     * Whether the fit copied at {@code fit[at..]} has no negative term: then no prediction of it is clamped at 0, and
+     * the difference of two predictions is {@link #workDifference} of their terms' differences.
+     */
+    static boolean nonNegative(double[] fit, int at) {
+        return fit[at] >= 0 && fit[at + 1] >= 0 && fit[at + 2] >= 0;
+    }
+
+    /** The difference of two one-leg predictions of a {@link #nonNegative} fit whose terms differ by these. */
+    static double workDifference(double[] fit, int at, double tokens, double attention) {
+        return fit[at + 1] * tokens * TOKEN_SCALE + fit[at + 2] * attention * QUADRATIC_SCALE;
+    }
+
     static double work(double[] fit, int at, double legs, double tokens, double attention) {
         return Math.max(0, fit[at] * legs + fit[at + 1] * tokens * TOKEN_SCALE
                 + fit[at + 2] * attention * QUADRATIC_SCALE);

@@ -2,6 +2,7 @@ package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.predict.PrefillState;
+import io.pdgateway.core.predict.PrefillTimeModel;
 import io.pdgateway.core.routing.LoadView;
 
 /**
@@ -27,6 +28,15 @@ final class WarmUpShares {
     private final int[] levels;
     private final double[] shares;
     private final int count;
+    /**
+     * The prompt's uncached tokens and attention term for a pod holding level j, and, summed over the segments above
+     * level j (between levels i + 1 and i, i < j), their differences times what this request need not bear of them:
+     * a pod's discount is then one product with its fit, not two predictions a segment (see {@link #discountMillis}).
+     */
+    private final double[] uncachedAt;
+    private final double[] attentionAt;
+    private final double[] waivedTokensAbove;
+    private final double[] waivedAttentionAbove;
 
     private WarmUpShares(long promptTokens, long blockTokens, int[] levels, double[] shares, int count) {
         this.promptTokens = promptTokens;
@@ -34,6 +44,20 @@ final class WarmUpShares {
         this.levels = levels;
         this.shares = shares;
         this.count = count;
+        uncachedAt = new double[count];
+        attentionAt = new double[count];
+        waivedTokensAbove = new double[count];
+        waivedAttentionAbove = new double[count];
+        for (int j = 0; j < count; j++) {
+            long cached = PrefixMatch.cachedTokens(levels[j], blockTokens, promptTokens);
+            uncachedAt[j] = promptTokens - cached;
+            attentionAt[j] = PrefillTimeModel.attention(uncachedAt[j], cached);
+        }
+        for (int j = 1; j < count; j++) {
+            double waived = Math.max(0, 1 - shares[j - 1]);
+            waivedTokensAbove[j] = waivedTokensAbove[j - 1] + waived * (uncachedAt[j] - uncachedAt[j - 1]);
+            waivedAttentionAbove[j] = waivedAttentionAbove[j - 1] + waived * (attentionAt[j] - attentionAt[j - 1]);
+        }
     }
 
     /** The levels of this decision, from each candidate's held blocks ({@code held[i]}, within the prompt's). */
@@ -62,6 +86,11 @@ final class WarmUpShares {
         return new WarmUpShares(promptTokens, blockTokens, levels, shares, count);
     }
 
+    /** These levels (deepest first) and shares, as {@link #of} would find them: for tests of the discount. */
+    static WarmUpShares ofLevels(long promptTokens, long blockTokens, int[] levels, double[] shares) {
+        return new WarmUpShares(promptTokens, blockTokens, levels.clone(), shares.clone(), levels.length);
+    }
+
     /** Keeps the distinct depths sorted, deepest first, at most MAX_LEVELS (the deepest). */
     private static int insert(int[] levels, int count, int blocks) {
         int at = 0;
@@ -86,6 +115,32 @@ final class WarmUpShares {
      * recompute. 0 for a pod holding the deepest.
      */
     double discountMillis(double[] state, int at, int heldBlocks) {
+        int deeper = 0;
+        while (deeper < count && levels[deeper] > heldBlocks) {
+            deeper++;
+        }
+        if (deeper == 0) {
+            return 0;
+        }
+        if (!PrefillState.linear(state, at)) {
+            return discountBySegment(state, at, heldBlocks);
+        }
+        // The segments above the deepest level the pod lacks, then that one's part below what the pod holds.
+        int last = deeper - 1;
+        double tokens = waivedTokensAbove[last];
+        double attention = waivedAttentionAbove[last];
+        double waived = 1 - shares[last];
+        if (waived > 0) {
+            long cached = PrefixMatch.cachedTokens(heldBlocks, blockTokens, promptTokens);
+            double uncached = promptTokens - cached;
+            tokens += waived * (uncached - uncachedAt[last]);
+            attention += waived * (PrefillTimeModel.attention(uncached, cached) - attentionAt[last]);
+        }
+        return PrefillState.computeDifferenceMillis(state, at, tokens, attention);
+    }
+
+    /** {@link #discountMillis} segment by segment, two predictions each: for a fit with a negative term. */
+    double discountBySegment(double[] state, int at, int heldBlocks) {
         double discount = 0;
         for (int j = 0; j < count && levels[j] > heldBlocks; j++) {
             double waived = 1 - shares[j];
