@@ -55,13 +55,15 @@ public final class PredictedTtftScorer implements Scorer {
         int[] slots = bySlot == null ? null : bySlot.slotsOfCandidates(candidates, Use.PREFILL_SLOTS);
         PodSlots snapshot = slots == null ? null : bySlot.slots();
         boolean matchBySlot = snapshot != null && match.keptBy(snapshot.computingPositions());
-        int blocks = context.request().prefixHashes() == null ? 0 : context.request().prefixHashes().length;
+        long[] hashes = context.request().prefixHashes();
+        int blocks = hashes == null ? 0 : hashes.length;
         for (int i = 0; i < held.length; i++) {
             int matched = matchBySlot ? match.blocksAt(snapshot.computingPositionAt(slots[i]))
                     : match.blocks(candidates.get(i));
             held[i] = Math.min(matched, blocks);
         }
-        WarmUpShares warmUp = WarmUpShares.of(load, match, context.request().prefixHashes(), prompt, held);
+        WarmUpShares warmUp = WarmUpShares.of(depth -> load.prefixRequests(hashes, depth), match.blockTokens(), prompt,
+                held);
         for (int i = 0; i < scores.length; i++) {
             int at = PrefillState.WIDTH * i;
             boolean known = slots != null ? bySlot.prefillStateAt(slots[i], states, at)

@@ -3,7 +3,7 @@ package io.pdgateway.core.routing.score;
 import io.pdgateway.core.cache.PrefixMatch;
 import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.predict.PrefillTimeModel;
-import io.pdgateway.core.routing.LoadView;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * predicted_ttft's view of warming a pod with a prefix other pods already hold: an investment, not a cost of this
@@ -60,28 +60,25 @@ final class WarmUpShares {
         }
     }
 
-    /** The levels of this decision, from each candidate's held blocks ({@code held[i]}, within the prompt's). */
-    static WarmUpShares of(LoadView load, PrefixMatch match, long[] hashes, long promptTokens, int[] held) {
+    /**
+     * The levels of this decision, from each candidate's held blocks ({@code held[i]}, within the prompt's), and the
+     * recent requests that carried each level's prefix ({@code requestsCarrying} of its blocks).
+     */
+    static WarmUpShares of(IntToDoubleFunction requestsCarrying, long blockTokens, long promptTokens, int[] held) {
         int[] levels = new int[MAX_LEVELS];
+        int[] exactly = new int[MAX_LEVELS]; // candidates holding exactly level j
         int count = 0;
         for (int blocks : held) {
             if (blocks > 0) {
-                count = insert(levels, count, blocks);
-            }
-        }
-        long blockTokens = match.blockTokens();
-        double[] holders = new double[count];
-        for (int i = 0; i < held.length; i++) {
-            for (int j = 0; j < count && held[i] > 0; j++) {
-                if (held[i] >= levels[j]) {
-                    holders[j]++;
-                }
+                count = insert(levels, exactly, count, blocks);
             }
         }
         double[] shares = new double[count];
+        int holders = 0; // of level j: the candidates holding it or a deeper one
         for (int j = 0; j < count; j++) {
-            double requests = load.prefixRequests(hashes, levels[j]);
-            shares[j] = requests > 0 ? Math.min(1, (holders[j] + 1) / requests) : 1;
+            holders += exactly[j];
+            double requests = requestsCarrying.applyAsDouble(levels[j]);
+            shares[j] = requests > 0 ? Math.min(1, (holders + 1) / requests) : 1;
         }
         return new WarmUpShares(promptTokens, blockTokens, levels, shares, count);
     }
@@ -91,13 +88,17 @@ final class WarmUpShares {
         return new WarmUpShares(promptTokens, blockTokens, levels.clone(), shares.clone(), levels.length);
     }
 
-    /** Keeps the distinct depths sorted, deepest first, at most MAX_LEVELS (the deepest). */
-    private static int insert(int[] levels, int count, int blocks) {
+    /**
+     * Keeps the distinct depths sorted, deepest first, at most MAX_LEVELS (the deepest), each with the candidates
+     * holding exactly it: a candidate whose depth is not kept (shallower than every kept one) holds no kept level.
+     */
+    private static int insert(int[] levels, int[] exactly, int count, int blocks) {
         int at = 0;
         while (at < count && levels[at] > blocks) {
             at++;
         }
         if (at < count && levels[at] == blocks) {
+            exactly[at]++;
             return count;
         }
         if (at == MAX_LEVELS) {
@@ -105,7 +106,9 @@ final class WarmUpShares {
         }
         int last = Math.min(count, MAX_LEVELS - 1);
         System.arraycopy(levels, at, levels, at + 1, last - at);
+        System.arraycopy(exactly, at, exactly, at + 1, last - at);
         levels[at] = blocks;
+        exactly[at] = 1;
         return Math.min(count + 1, MAX_LEVELS);
     }
 

@@ -54,4 +54,37 @@ class WarmUpSharesTest {
         // → 0, and 0 tokens → 0: a discount of 0, where the unclamped difference would read 16 ms.
         assertThat(warmUp.discountMillis(state, 0, 150)).isEqualTo(warmUp.discountBySegment(state, 0, 150));
     }
+
+    /**
+     * The levels and each one's share as the definition reads them: the distinct held depths, deepest first, at most
+     * MAX_LEVELS; a level's holders are the candidates holding it or deeper. Checked through the discounts they give
+     * every held depth, against levels and shares counted the long way, with more distinct depths than are kept.
+     */
+    @Test
+    void levelsAndShares_areTheDefinitions() {
+        SplittableRandom random = new SplittableRandom(5);
+        double[] state = new double[PrefillState.WIDTH];
+        PrefillState.write(state, 0, new PrefillTimeModel.Coefficients(10, 0.02, 4e-7), 0, 0, 0, 0);
+        for (int trial = 0; trial < 500; trial++) {
+            int promptBlocks = 1 + random.nextInt(60);
+            long prompt = promptBlocks * 16L;
+            int[] held = random.ints(1 + random.nextInt(40), 0, promptBlocks + 1).toArray();
+            double[] carried = random.doubles(promptBlocks + 1, 0, 30).map(Math::floor).toArray();
+            WarmUpShares found = WarmUpShares.of(depth -> carried[depth], 16, prompt, held);
+
+            int[] levels = Arrays.stream(held).filter(h -> h > 0).distinct().boxed().sorted((a, b) -> b - a)
+                    .limit(WarmUpShares.MAX_LEVELS).mapToInt(Integer::intValue).toArray();
+            double[] shares = new double[levels.length];
+            for (int j = 0; j < levels.length; j++) {
+                int level = levels[j];
+                long holders = Arrays.stream(held).filter(h -> h >= level).count();
+                shares[j] = carried[level] > 0 ? Math.min(1, (holders + 1) / carried[level]) : 1;
+            }
+            WarmUpShares expected = WarmUpShares.ofLevels(prompt, 16, levels, shares);
+            for (int depth = 0; depth <= promptBlocks; depth++) {
+                assertThat(found.discountMillis(state, 0, depth)).as("held %s, depth %d", Arrays.toString(held), depth)
+                        .isCloseTo(expected.discountMillis(state, 0, depth), within(1e-9));
+            }
+        }
+    }
 }
