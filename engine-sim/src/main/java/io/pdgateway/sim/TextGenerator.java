@@ -24,7 +24,15 @@ public final class TextGenerator {
 
     /** Token {@code index} of the completion of {@code prompt}: a word, with a leading space after the first. */
     public String token(PromptTokens prompt, int index) {
-        long h = (seed ^ prompt.digestBits()) + 0x9e3779b97f4a7c15L * (index + 1);
+        return token(prompt, 0, index);
+    }
+
+    /**
+     * Token {@code index} of choice {@code choice} of the completion of {@code prompt} (a request's {@code n}
+     * sampled completions differ; choice 0 is {@link #token(PromptTokens, int)}).
+     */
+    public String token(PromptTokens prompt, int choice, int index) {
+        long h = (seed ^ prompt.digestBits() ^ 0x632be59bd9b4e019L * choice) + 0x9e3779b97f4a7c15L * (index + 1);
         h = (h ^ (h >>> 30)) * 0xbf58476d1ce4e5b9L;
         h = (h ^ (h >>> 27)) * 0x94d049bb133111ebL;
         h ^= h >>> 31;

@@ -1,5 +1,7 @@
 package io.pdgateway.sim.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.Sequence;
@@ -16,6 +18,10 @@ import java.util.List;
  * faults; notices a client that leaves, dropping its sequence from the batch at once; and drops the request when
  * the engine is asked to ({@link #abort()}, SGLang's /abort_request).
  *
+ * <p>A request for {@code n} completions gets n choices, indexed 0 to n − 1, each its own text, produced in the same
+ * steps as one sequence (the simulator does not count them as n in the batch); a streamed one sends each step's token
+ * of every choice, and its usage counts all of them, as vLLM's OpenAI server does.
+ *
  * <p>Every exchange ends exactly once, through {@link #end()}: normal end, error, drop, abort or client close.
  * {@link PodContext#openStreams} counts exchanges not yet ended; work registered with {@link #onEnd} runs then.
  */
@@ -31,7 +37,8 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
     private final PodContext pod;
     private final CompletionApi api;
     private final long arrivalNanos = System.nanoTime();
-    private final StringBuilder text = new StringBuilder();
+    /** Each choice's text so far (one until the request is accepted). */
+    private StringBuilder[] texts = {new StringBuilder()};
     private final List<Runnable> endActions = new ArrayList<>();
 
     private CompletionRequest parsed;
@@ -56,6 +63,10 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
      */
     void accept(CompletionRequest parsed) {
         this.parsed = parsed;
+        texts = new StringBuilder[parsed.choices()];
+        for (int c = 0; c < texts.length; c++) {
+            texts[c] = new StringBuilder();
+        }
         String id = pod.personality().requestId(parsed, request.getHeader("x-request-id"));
         head = new ResponseHead(api.idPrefix() + (id == null || id.isBlank() ? pod.randomId() : id),
                 System.currentTimeMillis() / 1000, parsed.model());
@@ -126,14 +137,16 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
             pod.loop().cancel(sequence);
         }
         end();
-        ObjectNode usage = CompletionApi.usage(parsed.prompt().count(), produced);
+        ObjectNode usage = CompletionApi.usage(parsed.prompt().count(), produced * texts.length);
         if (parsed.stream()) {
             openStream();
-            send(api.tokenChunk(head, "", FINISHED_ABORT, progress()));
+            for (int c = 0; c < texts.length; c++) {
+                sendAs(c, api.tokenChunk(head, "", FINISHED_ABORT, progress(c)));
+            }
             response.end(DONE_EVENT);
         } else {
             response.setStatusCode(200).putHeader("content-type", JSON_CONTENT_TYPE)
-                    .end(JsonCodec.write(api.completion(head, text.toString(), FINISHED_ABORT, usage, progress())));
+                    .end(JsonCodec.write(completion(FINISHED_ABORT, usage)));
         }
         return true;
     }
@@ -143,14 +156,20 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
         if (ended) {
             return;
         }
-        String token = pod.text().token(parsed.prompt(), index);
-        text.append(token);
         produced = index + 1;
-        if (parsed.stream()) {
-            if (index == 0) {
-                api.streamPreamble(head).forEach(this::send);
+        if (parsed.stream() && index == 0) {
+            for (int c = 0; c < texts.length; c++) {
+                for (ObjectNode chunk : api.streamPreamble(head)) {
+                    sendAs(c, chunk);
+                }
             }
-            send(api.tokenChunk(head, token, finishReason, progress()));
+        }
+        for (int c = 0; c < texts.length; c++) {
+            String token = pod.text().token(parsed.prompt(), c, index);
+            texts[c].append(token);
+            if (parsed.stream()) {
+                sendAs(c, api.tokenChunk(head, token, finishReason, progress(c)));
+            }
         }
         if (faults.dropAfterTokens() >= 0 && produced >= faults.dropAfterTokens()) {
             pod.loop().cancel(sequence);
@@ -173,7 +192,7 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
     }
 
     private void finish(String finishReason, int completionTokens) {
-        ObjectNode usage = CompletionApi.usage(parsed.prompt().count(), completionTokens);
+        ObjectNode usage = CompletionApi.usage(parsed.prompt().count(), completionTokens * texts.length);
         if (parsed.stream()) {
             end();
             if (parsed.includeUsage()) {
@@ -181,16 +200,49 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
             }
             response.end(DONE_EVENT);
         } else {
-            ObjectNode body = api.completion(head, text.toString(), finishReason, usage, progress());
+            ObjectNode body = completion(finishReason, usage);
             pod.personality().completeResponse(parsed, body); // before end(): the request's state is still there
             end();
             response.setStatusCode(200).putHeader("content-type", JSON_CONTENT_TYPE).end(JsonCodec.write(body));
         }
     }
 
-    private CompletionApi.Progress progress() {
+    private CompletionApi.Progress progress(int choice) {
         return new CompletionApi.Progress(parsed.prompt().count(), sequence == null ? 0 : sequence.cachedTokens(),
-                produced, text);
+                produced, texts[choice]);
+    }
+
+    /** The whole response: choice 0's as the API writes it, with the other choices' added after it. */
+    private ObjectNode completion(String finishReason, ObjectNode usage) {
+        ObjectNode body = api.completion(head, texts[0].toString(), finishReason, usage, progress(0));
+        for (int c = 1; c < texts.length; c++) {
+            ObjectNode other = api.completion(head, texts[c].toString(), finishReason, usage, progress(c));
+            ObjectNode choice = indexed(other, c);
+            if (choice != null) {
+                ((ArrayNode) body.get("choices")).add(choice);
+            }
+        }
+        return body;
+    }
+
+    /** Sends an event of choice {@code choice}: its one choice indexed so; an event without choices, once. */
+    private void sendAs(int choice, ObjectNode event) {
+        if (choice == 0) {
+            send(event);
+        } else if (indexed(event, choice) != null) {
+            send(event);
+        }
+    }
+
+    /** The event's one choice, its index set to {@code choice}; null when the event has no choices list. */
+    private static ObjectNode indexed(ObjectNode event, int choice) {
+        JsonNode choices = event.get("choices");
+        if (choices == null || !choices.isArray() || choices.size() != 1 || !choices.get(0).isObject()) {
+            return null;
+        }
+        ObjectNode only = (ObjectNode) choices.get(0);
+        only.put("index", choice);
+        return only;
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.pdgateway.sim.PromptTokens;
  * @param minTokens    {@code min_tokens} (the simulator always generates maxTokens, so it only validates it)
  * @param prompt       the prompt as the simulator counts it
  * @param rid          the body's {@code rid} (SGLang's request id) when it is a string, else null
+ * @param choices      {@code n}: how many completions to sample (1 when absent)
  */
 public record CompletionRequest(
         JsonNode body,
@@ -23,5 +24,6 @@ public record CompletionRequest(
         int maxTokens,
         int minTokens,
         PromptTokens prompt,
-        String rid) {
+        String rid,
+        int choices) {
 }

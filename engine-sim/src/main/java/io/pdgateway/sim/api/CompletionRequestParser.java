@@ -13,6 +13,8 @@ import io.pdgateway.sim.TextTokens;
  * limits or a prompt too long for the context; 404 for a model the pod does not serve.
  */
 final class CompletionRequestParser {
+    /** The most completions one request may sample here (vLLM sets no limit; the simulator keeps its own bounded). */
+    static final int MAX_CHOICES = 128;
 
     private final SimConfig config;
     private final EnginePersonality personality;
@@ -79,9 +81,18 @@ final class CompletionRequestParser {
             throw ApiException.badRequest(
                     "min_tokens must be less than or equal to max_tokens=" + maxTokens + ", got " + min + ".");
         }
+        Integer n = optionalInt(json, "n");
+        int choices = n == null ? 1 : n;
+        if (choices < 1) {
+            throw ApiException.badRequest("n must be at least 1, got " + choices + ".");
+        }
+        if (choices > MAX_CHOICES) {
+            throw ApiException.badRequest("n must be at most " + MAX_CHOICES + " on this simulator, got " + choices
+                    + ".");
+        }
         JsonNode rid = json.get("rid");
         return new CompletionRequest(json, model.asText(), stream, includeUsage, maxTokens, min, prompt,
-                rid != null && rid.isTextual() ? rid.asText() : null);
+                rid != null && rid.isTextual() ? rid.asText() : null, choices);
     }
 
     private static boolean includeUsage(JsonNode json, boolean stream) throws ApiException {
