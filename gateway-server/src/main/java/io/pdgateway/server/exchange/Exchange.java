@@ -29,9 +29,8 @@ import org.slf4j.LoggerFactory;
  * phase times, the retry budget, the end); each try at serving it is an {@link Attempt} (its lease, legs, plan and
  * watchdog). A PD attempt's legs follow the engine's plan: the prefill first and then the decode (vLLM, TensorRT-LLM
  * context_first), or both at once (SGLang, TensorRT-LLM generation_first, whose plan first needs the context worker's
- * metadata). The decode or single leg is streamed to the client chunk by chunk, its headers held until its first chunk
- * so that a failure can still be a clean error.
- *
+ * metadata). The decode or single leg streams to the client chunk by chunk, its headers held until its first chunk so
+ * that a failure can still be a clean error.
  * <p>Failure rules, keyed on "has anything reached the client yet?": a prefill that fails transiently before that is
  * tried once more on other pods ({@link PrefillRetryPolicy}), as a new attempt; one that cannot be retried fails the
  * request ({@code x-error-pd-prefill}); the decode watchdog answers 504 ({@code x-error-pd-decode}) before the first
@@ -59,7 +58,7 @@ public final class Exchange {
     private final LegOptions legOptions;
     private final PrefillRetryPolicy retry;
     private final boolean showDecision;
-    private final PhaseTimes phases = new PhaseTimes();
+    private final PhaseTimes phases;
     private final RequestTrace trace;
     private Attempt attempt;
     private boolean done;
@@ -80,6 +79,7 @@ public final class Exchange {
         this.out = client.response();
         this.model = request.model();
         this.stream = request.stream();
+        this.phases = new PhaseTimes(request.stream() ? request.choices() : 1);
         this.clientBody = new ClientBody(request, admittedBody);
         this.adapter = adapter;
         this.requestId = routed.requestId();

@@ -11,6 +11,8 @@ import java.util.function.LongSupplier;
  * {@code data:}, one per token on vLLM, SGLang and TensorRT-LLM streams, so the mean gap between the events after the
  * first (the terminating {@code [DONE]} left out) is the TPOT the client saw. A chat stream's first event carries the
  * role and no token, which makes short streams read a little fast; a non-streamed answer has no events and no TPOT.
+ * A request for {@code n} completions streams n events a step, one per choice, so its steps are its events over n:
+ * counted as tokens, they read an n-choice stream n times too fast.
  */
 final class PhaseTimes {
     private static final long UNSET = Long.MIN_VALUE;
@@ -18,6 +20,7 @@ final class PhaseTimes {
     private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
 
     private final LongSupplier clock;
+    private final int choices;
     private final long startNanos;
     private long prefillStart = UNSET;
     private long prefillEnd = UNSET;
@@ -33,13 +36,15 @@ final class PhaseTimes {
     private int doneMatched;
     private boolean spaceSeen;
 
-    PhaseTimes() {
-        this(System::nanoTime);
+    /** @param choices the completions each step of the answer carries (the request's {@code n}) */
+    PhaseTimes(int choices) {
+        this(System::nanoTime, choices);
     }
 
     /** @param clock the monotonic clock, in nanoseconds */
-    PhaseTimes(LongSupplier clock) {
+    PhaseTimes(LongSupplier clock, int choices) {
         this.clock = clock;
+        this.choices = Math.max(1, choices);
         this.startNanos = clock.getAsLong();
     }
 
@@ -111,8 +116,9 @@ final class PhaseTimes {
             sink.ttft(firstChunk - startNanos);
             sink.decode(endNanos - firstChunk);
         }
-        if (events >= 2) {
-            sink.tpot((lastEvent - firstEvent) / (events - 1));
+        double steps = (double) events / choices;
+        if (steps >= 2) {
+            sink.tpot(Math.round((lastEvent - firstEvent) / (steps - 1)));
         }
         if (prefillStart != UNSET && prefillEnd != UNSET) {
             sink.prefill(prefillEnd - prefillStart);

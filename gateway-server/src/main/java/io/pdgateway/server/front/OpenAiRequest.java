@@ -12,6 +12,8 @@ import io.pdgateway.engine.TopLevelJson;
  * one event loop at a time; a worker that measures the prompt is handed the request through the event loop's queue.
  */
 public final class OpenAiRequest {
+    /** The most completions {@link #choices} believes a request asks for; beyond it, one. */
+    static final int MAX_CHOICES = 128;
     private final String path;
     private final byte[] raw;
     private final String model;
@@ -106,6 +108,31 @@ public final class OpenAiRequest {
         } catch (EngineProtocolException e) {
             throw new IllegalStateException("a validated body no longer parses", e);
         }
+    }
+
+    /**
+     * The completions each step of the answer carries: the body's {@code n} when it is an integer from 1 to
+     * {@link #MAX_CHOICES}, else 1 (an engine refuses a bad one; the answer's phase times read it, nothing routes by
+     * it).
+     */
+    public int choices() {
+        byte[] n = rawMember("n");
+        if (n == null || n.length == 0 || n.length > 3) {
+            return 1;
+        }
+        int value = 0;
+        for (byte b : n) {
+            if (b < '0' || b > '9') {
+                return 1;
+            }
+            value = value * 10 + (b - '0');
+        }
+        return value >= 1 && value <= MAX_CHOICES ? value : 1;
+    }
+
+    /** A top-level member's JSON text as sent, or null when absent. */
+    private byte[] rawMember(String name) {
+        return (members != null ? members : members()).rawValue(name);
     }
 
     /** The body as a tree (key order kept, exact numbers), for rendering a model's chat template over the messages. */

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The phases of one request on a hand-driven clock: TTFT and decode from the first and last bytes, and the time per
  * output token from the stream's events, counted however the pod's bytes are split into chunks, with
- * {@code data: [DONE]} left out and a non-streamed answer reporting none.
+ * {@code data: [DONE]} left out and a non-streamed answer reporting none; a request for n completions streams n events
+ * a step.
  */
 class PhaseTimesTest {
     private final AtomicLong now = new AtomicLong(1_000);
@@ -52,7 +53,7 @@ class PhaseTimesTest {
 
     @Test
     void fourEventsTenMillisApart_tpotIsTenMillis_doneNotCounted() {
-        PhaseTimes phases = new PhaseTimes(now::get);
+        PhaseTimes phases = new PhaseTimes(now::get, 1);
         at(phases, 2_000, "data: {\"t\":0}\n\n");
         at(phases, 12_000, "data: {\"t\":1}\n\n");
         at(phases, 22_000, "data: {\"t\":2}\n\n");
@@ -67,7 +68,7 @@ class PhaseTimesTest {
 
     @Test
     void eventsSplitAcrossChunks_eachCountedOnce() {
-        PhaseTimes phases = new PhaseTimes(now::get);
+        PhaseTimes phases = new PhaseTimes(now::get, 1);
         at(phases, 2_000, "da");
         at(phases, 3_000, "ta: {\"t\":0}\n\nd"); // the first event is known once "data:" is followed by a token
         at(phases, 13_000, "ata: {\"t\":1}\n");
@@ -81,7 +82,7 @@ class PhaseTimesTest {
 
     @Test
     void dataWithoutSpaceAndCarriageReturns_countAsEvents() {
-        PhaseTimes phases = new PhaseTimes(now::get);
+        PhaseTimes phases = new PhaseTimes(now::get, 1);
         at(phases, 2_000, "data:{\"t\":0}\r\n\r\n");
         at(phases, 8_000, "data:{\"t\":1}\r\n\r\ndata:[DONE]\r\n\r\n");
         phases.report(sink, 9_000);
@@ -91,7 +92,7 @@ class PhaseTimesTest {
 
     @Test
     void nonStreamedAnswer_reportsNoTpot() {
-        PhaseTimes phases = new PhaseTimes(now::get);
+        PhaseTimes phases = new PhaseTimes(now::get, 1);
         at(phases, 5_000, "{\"choices\":[{\"text\":\"data: not an event\\n\"}]}");
         phases.report(sink, 6_000);
 
@@ -101,10 +102,23 @@ class PhaseTimesTest {
 
     @Test
     void oneEvent_reportsNoTpot() {
-        PhaseTimes phases = new PhaseTimes(now::get);
+        PhaseTimes phases = new PhaseTimes(now::get, 1);
         at(phases, 5_000, "data: {\"t\":0}\n\ndata: [DONE]\n\n");
         phases.report(sink, 6_000);
 
         assertThat(sink.tpot).isEmpty();
+    }
+
+    @Test
+    void twoChoices_twoEventsAStep_tpotIsTheStepsGap() {
+        PhaseTimes phases = new PhaseTimes(now::get, 2);
+        for (int step = 0; step < 4; step++) {
+            at(phases, 2_000 + 10_000L * step, "data: {\"index\":0}\n\n");
+            at(phases, 2_500 + 10_000L * step, "data: {\"index\":1}\n\n");
+        }
+        phases.report(sink, 40_000);
+
+        // 8 events from 2 µs to 32.5 µs: 4 steps, 3 gaps of 10.17 µs (read as 8 tokens it would be 4.36 µs).
+        assertThat(sink.tpot).containsExactly(10_167L);
     }
 }
