@@ -79,7 +79,7 @@ public final class Exchange {
         this.out = client.response();
         this.model = request.model();
         this.stream = request.stream();
-        this.phases = new PhaseTimes(request.stream() ? request.choices() : 1);
+        this.phases = PhaseTimes.of(request);
         this.clientBody = new ClientBody(request, admittedBody);
         this.adapter = adapter;
         this.requestId = routed.requestId();

@@ -1,5 +1,6 @@
 package io.pdgateway.server.exchange;
 
+import io.pdgateway.server.front.OpenAiRequest;
 import io.vertx.core.buffer.Buffer;
 import java.util.function.LongSupplier;
 
@@ -12,7 +13,9 @@ import java.util.function.LongSupplier;
  * first (the terminating {@code [DONE]} left out) is the TPOT the client saw. A chat stream's first event carries the
  * role and no token, which makes short streams read a little fast; a non-streamed answer has no events and no TPOT.
  * A request for {@code n} completions streams n events a step, one per choice, so its steps are its events over n:
- * counted as tokens, they read an n-choice stream n times too fast.
+ * counted as tokens, they read an n-choice stream n times too fast. The events that carry no token (a chat stream's
+ * role chunk for each choice, sent with the first tokens, and the usage chunk after the last) are left out of the
+ * count: counted, they read a four-token chat stream with usage 40 % fast.
  */
 final class PhaseTimes {
     private static final long UNSET = Long.MIN_VALUE;
@@ -21,6 +24,7 @@ final class PhaseTimes {
 
     private final LongSupplier clock;
     private final int choices;
+    private final int eventsWithoutTokens;
     private final long startNanos;
     private long prefillStart = UNSET;
     private long prefillEnd = UNSET;
@@ -36,15 +40,21 @@ final class PhaseTimes {
     private int doneMatched;
     private boolean spaceSeen;
 
-    /** @param choices the completions each step of the answer carries (the request's {@code n}) */
-    PhaseTimes(int choices) {
-        this(System::nanoTime, choices);
+    /** The phase times of this request's answer, its stream read as the request shapes it. */
+    static PhaseTimes of(OpenAiRequest request) {
+        return request.stream() ? new PhaseTimes(System::nanoTime, request.choices(), request.eventsWithoutTokens())
+                : new PhaseTimes(System::nanoTime, 1, 0);
     }
 
-    /** @param clock the monotonic clock, in nanoseconds */
-    PhaseTimes(LongSupplier clock, int choices) {
+    /**
+     * @param clock the monotonic clock, in nanoseconds
+     * @param choices the completions each step of the answer carries (the request's {@code n})
+     * @param eventsWithoutTokens the stream's events that carry no token ({@link OpenAiRequest#eventsWithoutTokens})
+     */
+    PhaseTimes(LongSupplier clock, int choices, int eventsWithoutTokens) {
         this.clock = clock;
         this.choices = Math.max(1, choices);
+        this.eventsWithoutTokens = Math.max(0, eventsWithoutTokens);
         this.startNanos = clock.getAsLong();
     }
 
@@ -116,7 +126,7 @@ final class PhaseTimes {
             sink.ttft(firstChunk - startNanos);
             sink.decode(endNanos - firstChunk);
         }
-        double steps = (double) events / choices;
+        double steps = (double) (events - eventsWithoutTokens) / choices;
         if (steps >= 2) {
             sink.tpot(Math.round((lastEvent - firstEvent) / (steps - 1)));
         }

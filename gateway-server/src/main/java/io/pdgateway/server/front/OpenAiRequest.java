@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.TopLevelJson;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A validated OpenAI request. Only what routing reads was taken from the body when it was checked; the prompt text
@@ -128,6 +129,28 @@ public final class OpenAiRequest {
             value = value * 10 + (b - '0');
         }
         return value >= 1 && value <= MAX_CHOICES ? value : 1;
+    }
+
+    /**
+     * The events of a streamed answer that carry no token, as vLLM, SGLang and TensorRT-LLM stream one: a chat
+     * stream's role chunk for each choice, and the usage chunk {@code stream_options.include_usage} asks for.
+     */
+    public int eventsWithoutTokens() {
+        int events = OpenAiRequestParser.CHAT_PATH.equals(path) ? choices() : 0;
+        return includeUsage() ? events + 1 : events;
+    }
+
+    private boolean includeUsage() {
+        byte[] options = rawMember("stream_options");
+        if (options == null || options.length == 0 || options[0] != '{') {
+            return false; // absent, null, or not an object (which an engine refuses)
+        }
+        try {
+            byte[] flag = TopLevelJson.parse(options).rawValue("include_usage");
+            return flag != null && new String(flag, StandardCharsets.US_ASCII).equals("true");
+        } catch (EngineProtocolException e) {
+            return false;
+        }
     }
 
     /** A top-level member's JSON text as sent, or null when absent. */

@@ -53,7 +53,7 @@ class PhaseTimesTest {
 
     @Test
     void fourEventsTenMillisApart_tpotIsTenMillis_doneNotCounted() {
-        PhaseTimes phases = new PhaseTimes(now::get, 1);
+        PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
         at(phases, 2_000, "data: {\"t\":0}\n\n");
         at(phases, 12_000, "data: {\"t\":1}\n\n");
         at(phases, 22_000, "data: {\"t\":2}\n\n");
@@ -68,7 +68,7 @@ class PhaseTimesTest {
 
     @Test
     void eventsSplitAcrossChunks_eachCountedOnce() {
-        PhaseTimes phases = new PhaseTimes(now::get, 1);
+        PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
         at(phases, 2_000, "da");
         at(phases, 3_000, "ta: {\"t\":0}\n\nd"); // the first event is known once "data:" is followed by a token
         at(phases, 13_000, "ata: {\"t\":1}\n");
@@ -82,7 +82,7 @@ class PhaseTimesTest {
 
     @Test
     void dataWithoutSpaceAndCarriageReturns_countAsEvents() {
-        PhaseTimes phases = new PhaseTimes(now::get, 1);
+        PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
         at(phases, 2_000, "data:{\"t\":0}\r\n\r\n");
         at(phases, 8_000, "data:{\"t\":1}\r\n\r\ndata:[DONE]\r\n\r\n");
         phases.report(sink, 9_000);
@@ -92,7 +92,7 @@ class PhaseTimesTest {
 
     @Test
     void nonStreamedAnswer_reportsNoTpot() {
-        PhaseTimes phases = new PhaseTimes(now::get, 1);
+        PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
         at(phases, 5_000, "{\"choices\":[{\"text\":\"data: not an event\\n\"}]}");
         phases.report(sink, 6_000);
 
@@ -102,7 +102,7 @@ class PhaseTimesTest {
 
     @Test
     void oneEvent_reportsNoTpot() {
-        PhaseTimes phases = new PhaseTimes(now::get, 1);
+        PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
         at(phases, 5_000, "data: {\"t\":0}\n\ndata: [DONE]\n\n");
         phases.report(sink, 6_000);
 
@@ -111,7 +111,7 @@ class PhaseTimesTest {
 
     @Test
     void twoChoices_twoEventsAStep_tpotIsTheStepsGap() {
-        PhaseTimes phases = new PhaseTimes(now::get, 2);
+        PhaseTimes phases = new PhaseTimes(now::get, 2, 0);
         for (int step = 0; step < 4; step++) {
             at(phases, 2_000 + 10_000L * step, "data: {\"index\":0}\n\n");
             at(phases, 2_500 + 10_000L * step, "data: {\"index\":1}\n\n");
@@ -120,5 +120,20 @@ class PhaseTimesTest {
 
         // 8 events from 2 µs to 32.5 µs: 4 steps, 3 gaps of 10.17 µs (read as 8 tokens it would be 4.36 µs).
         assertThat(sink.tpot).containsExactly(10_167L);
+    }
+
+    @Test
+    void chatStreamWithUsage_roleAndUsageChunksCarryNoToken() {
+        // A chat stream of two choices with include_usage: two role chunks, 2 × 3 tokens, one usage chunk.
+        PhaseTimes phases = new PhaseTimes(now::get, 2, 3);
+        at(phases, 2_000, "data: {\"role\":0}\n\ndata: {\"role\":1}\n\n");
+        for (int step = 0; step < 3; step++) {
+            at(phases, 2_000 + 10_000L * step, "data: {\"index\":0}\n\ndata: {\"index\":1}\n\n");
+        }
+        at(phases, 22_000, "data: {\"choices\":[],\"usage\":{}}\n\ndata: [DONE]\n\n");
+        phases.report(sink, 30_000);
+
+        // 9 events from 2 µs to 22 µs: 3 token steps, 2 gaps of 10 µs (counting every event: 20 / 3.5 = 5.7 µs).
+        assertThat(sink.tpot).containsExactly(10_000L);
     }
 }

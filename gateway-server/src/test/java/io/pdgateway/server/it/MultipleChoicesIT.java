@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A request for n completions through a vLLM prefill/decode pair: the client gets every choice, whole or streamed, each
  * streamed choice's text the whole answer's, and the time per output token the gateway reports is the stream's step
- * gap, not its event gap (n events a step): about what a one-choice stream of the same length reads.
+ * gap, not its event gap (n events a step): about what a one-choice stream of the same length reads. Likewise a short
+ * chat stream with its usage chunk: its role and usage chunks carry no token, and it reads what a long stream reads.
  */
 class MultipleChoicesIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,13 +34,17 @@ class MultipleChoicesIT {
         }
     }
 
-    @Test
-    void twoChoices_bothReachTheClient_andTpotReadsTheStepGap() throws Exception {
+    /** A vLLM pair whose decode steps take about {@code scale} × 36 µs: the stream's gaps, not loopback jitter. */
+    private void startPair(double scale) throws Exception {
         cluster = new TestCluster().prefill("prefill", "rs");
-        // Decode steps of about a millisecond: the stream's gaps, not the loopback's jitter, decide its TPOT.
-        cluster.withSimOptions(b -> b.timeScale(TestCluster.TIME_SCALE * 25)).pod("decode", SimRole.DECODE, "rs",
+        cluster.withSimOptions(b -> b.timeScale(TestCluster.TIME_SCALE * scale)).pod("decode", SimRole.DECODE, "rs",
                 Map.of(), null);
         cluster.startGateway(Map.of("ROUTING_ALGORITHM", "pd"));
+    }
+
+    @Test
+    void twoChoices_bothReachTheClient_andTpotReadsTheStepGap() throws Exception {
+        startPair(25);
         String body = "{\"model\":\"my-model\",\"messages\":[{\"role\":\"user\",\"content\":\"pick two\"}],"
                 + "\"max_tokens\":" + TOKENS;
 
@@ -62,6 +67,19 @@ class MultipleChoicesIT {
         // Read as one token an event, the two-choice stream would report about half the one-choice stream's TPOT.
         assertThat(twoChoices / oneChoice).as("TPOT with two choices %.6f s, with one %.6f s", twoChoices, oneChoice)
                 .isBetween(0.7, 1.45);
+        cluster.assertQuiescent();
+    }
+
+    @Test
+    void shortChatStreamWithUsage_readsTheStepGapOfALongOne() throws Exception {
+        startPair(100);
+        String body = "{\"model\":\"my-model\",\"messages\":[{\"role\":\"user\",\"content\":\"a few\"}],"
+                + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":";
+        double longStream = tpotOf(body + 24 + "}");
+        double shortStream = tpotOf(body + 4 + "}");
+        // Four tokens are three gaps; with the role and usage chunks counted they would read as five (0.6 of it).
+        assertThat(shortStream / longStream).as("TPOT of 4 tokens %.6f s, of 24 %.6f s", shortStream, longStream)
+                .isBetween(0.8, 1.3);
         cluster.assertQuiescent();
     }
 
