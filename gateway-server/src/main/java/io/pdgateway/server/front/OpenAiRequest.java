@@ -25,6 +25,8 @@ public final class OpenAiRequest {
     private volatile ObjectNode body;
     /** The body's top-level members as the validating scan found them, or null (then read from {@code raw}). */
     private final TopLevelJson members;
+    /** {@code raw}'s top-level members read for {@link #rawMember} when the scan had not noted them; else null. */
+    private volatile TopLevelJson readMembers;
     /** Where the prompt's parts lie in {@code raw} as the validating scan found them, or null (then scanned again). */
     private final PromptParts promptParts;
 
@@ -155,7 +157,12 @@ public final class OpenAiRequest {
 
     /** A top-level member's JSON text as sent, or null when absent. */
     private byte[] rawMember(String name) {
-        return (members != null ? members : members()).rawValue(name);
+        TopLevelJson read = members != null ? members : readMembers;
+        if (read == null) {
+            read = members(); // a body the parser validated: read once, kept for the next member
+            readMembers = read;
+        }
+        return read.rawValue(name);
     }
 
     /** The body as a tree (key order kept, exact numbers), for rendering a model's chat template over the messages. */
