@@ -156,11 +156,6 @@ public final class PrefixMatch {
         return promptBlocks == 0 ? 0 : (int) (blocks(pod) * 100L / promptBlocks);
     }
 
-    /** Prompt tokens the pod holds in its cache: its matched blocks in tokens. */
-    public long cachedTokens(Pod pod) {
-        return (long) blocks(pod) * blockTokens;
-    }
-
     /** Tokens per block of the view this match came from. */
     public int blockTokens() {
         return blockTokens;

@@ -53,11 +53,11 @@ public final class PrefillModels {
         long lastAnsweredNanos;
         boolean answeredOnce;
         /**
-         * Odd while a write is under way, counting writes (a seqlock): writers hold the monitor and bracket every change
-         * with {@link #writing} and {@link #written}, and a decision copies the fields without the monitor and keeps
-         * the copy if this was even and unchanged around it. Taking the monitor of every prefill pod cost a decision
-         * two atomic operations a pod, each a full fence (predicted_ttft at 4,096 pods: 6 % of its time), and held
-         * up a leg's answer on an event loop while a decision read its pod.
+         * Odd while a write is under way, counting writes (a seqlock): writers hold the monitor and bracket every
+         * change with {@link #writing} and {@link #written}, and a decision copies the fields without the monitor and
+         * keeps the copy if this was even and unchanged around it. Taking the monitor of every prefill pod cost a
+         * decision two atomic operations a pod, each a full fence (predicted_ttft at 4,096 pods: 6 % of its time), and
+         * held up a leg's answer on an event loop while a decision read its pod.
          */
         private volatile int writes;
 
@@ -87,14 +87,18 @@ public final class PrefillModels {
 
         /** Whether fading is due by {@code nowNanos} (a read of the fade's fields; under the monitor or validated). */
         boolean fadeDue(long nowNanos) {
-            return answeredOnce && nowNanos > Math.max(fadedThroughNanos, lastAnsweredNanos + (long) fadeNanos);
+            return answeredOnce && nowNanos > fadeFromNanos();
+        }
+
+        /** From when fading is due: a fade period after the last answer, and not again for time already faded. */
+        private long fadeFromNanos() {
+            return Math.max(fadedThroughNanos, lastAnsweredNanos + (long) fadeNanos);
         }
 
         /** Applies the fading due by {@code nowNanos}; under the monitor, inside a write. */
         PodQueue fadedTo(long nowNanos) {
             if (fadeDue(nowNanos)) {
-                long from = Math.max(fadedThroughNanos, lastAnsweredNanos + (long) fadeNanos);
-                model.fade(Math.pow(0.5, (nowNanos - from) / fadeNanos));
+                model.fade(Math.pow(0.5, (nowNanos - fadeFromNanos()) / fadeNanos));
                 fadedThroughNanos = nowNanos;
                 fitChanged();
             }

@@ -183,10 +183,11 @@ public final class ClusterLoad implements LoadView {
         if (prefillModels == null) {
             return false;
         }
+        Pod pod = rows.slots().pod(slot);
         if (prefillRowsReady()) {
-            prefillRows.copyState(slot, rows.slots().pod(slot), nowNanos, into, at);
+            prefillRows.copyState(slot, pod, nowNanos, into, at);
         } else {
-            prefillModels.copyState(rows.slots().pod(slot), nowNanos, into, at);
+            prefillModels.copyState(pod, nowNanos, into, at);
         }
         return true;
     }
@@ -336,15 +337,14 @@ public final class ClusterLoad implements LoadView {
 
     @Override
     public boolean prefillState(Pod pod, double[] into, int at) {
+        int slot = slot(pod);
+        if (slot >= 0) {
+            return prefillStateAt(slot, into, at);
+        }
         if (prefillModels == null) {
             return false;
         }
-        int slot = prefillSlot(pod);
-        if (slot >= 0) {
-            prefillRows.copyState(slot, pod, nowNanos, into, at);
-        } else {
-            prefillModels.copyState(pod, nowNanos, into, at);
-        }
+        prefillModels.copyState(pod, nowNanos, into, at);
         return true;
     }
 

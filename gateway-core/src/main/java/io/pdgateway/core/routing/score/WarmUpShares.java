@@ -24,9 +24,12 @@ final class WarmUpShares {
 
     private final long promptTokens;
     private final long blockTokens;
-    /** Held depths in blocks, deepest first; {@code share[j]} is the share of segment j the request bears. */
+    /**
+     * Held depths in blocks, deepest first; {@code waived[j]} is what the request need not bear of segment j's
+     * recompute: 1 − its share, 0 when it bears all of it.
+     */
     private final int[] levels;
-    private final double[] shares;
+    private final double[] waived;
     private final int count;
     /**
      * The prompt's uncached tokens and attention term for a pod holding level j, and, summed over the segments above
@@ -42,21 +45,22 @@ final class WarmUpShares {
         this.promptTokens = promptTokens;
         this.blockTokens = blockTokens;
         this.levels = levels;
-        this.shares = shares;
         this.count = count;
+        waived = new double[count];
         uncachedAt = new double[count];
         attentionAt = new double[count];
         waivedTokensAbove = new double[count];
         waivedAttentionAbove = new double[count];
         for (int j = 0; j < count; j++) {
+            waived[j] = Math.max(0, 1 - shares[j]);
             long cached = PrefixMatch.cachedTokens(levels[j], blockTokens, promptTokens);
             uncachedAt[j] = promptTokens - cached;
             attentionAt[j] = PrefillTimeModel.attention(uncachedAt[j], cached);
         }
         for (int j = 1; j < count; j++) {
-            double waived = Math.max(0, 1 - shares[j - 1]);
-            waivedTokensAbove[j] = waivedTokensAbove[j - 1] + waived * (uncachedAt[j] - uncachedAt[j - 1]);
-            waivedAttentionAbove[j] = waivedAttentionAbove[j - 1] + waived * (attentionAt[j] - attentionAt[j - 1]);
+            waivedTokensAbove[j] = waivedTokensAbove[j - 1] + waived[j - 1] * (uncachedAt[j] - uncachedAt[j - 1]);
+            waivedAttentionAbove[j] = waivedAttentionAbove[j - 1]
+                    + waived[j - 1] * (attentionAt[j] - attentionAt[j - 1]);
         }
     }
 
@@ -85,7 +89,7 @@ final class WarmUpShares {
 
     /** These levels (deepest first) and shares, as {@link #of} would find them: for tests of the discount. */
     static WarmUpShares ofLevels(long promptTokens, long blockTokens, int[] levels, double[] shares) {
-        return new WarmUpShares(promptTokens, blockTokens, levels.clone(), shares.clone(), levels.length);
+        return new WarmUpShares(promptTokens, blockTokens, levels.clone(), shares, levels.length);
     }
 
     /**
@@ -132,12 +136,11 @@ final class WarmUpShares {
         int last = deeper - 1;
         double tokens = waivedTokensAbove[last];
         double attention = waivedAttentionAbove[last];
-        double waived = 1 - shares[last];
-        if (waived > 0) {
+        if (waived[last] > 0) {
             long cached = PrefixMatch.cachedTokens(heldBlocks, blockTokens, promptTokens);
             double uncached = promptTokens - cached;
-            tokens += waived * (uncached - uncachedAt[last]);
-            attention += waived * (PrefillTimeModel.attention(uncached, cached) - attentionAt[last]);
+            tokens += waived[last] * (uncached - uncachedAt[last]);
+            attention += waived[last] * (PrefillTimeModel.attention(uncached, cached) - attentionAt[last]);
         }
         return PrefillState.computeDifferenceMillis(state, at, tokens, attention);
     }
@@ -146,12 +149,10 @@ final class WarmUpShares {
     double discountBySegment(double[] state, int at, int heldBlocks) {
         double discount = 0;
         for (int j = 0; j < count && levels[j] > heldBlocks; j++) {
-            double waived = 1 - shares[j];
-            if (waived <= 0) {
-                continue;
+            if (waived[j] > 0) {
+                int from = j + 1 < count ? Math.max(heldBlocks, levels[j + 1]) : heldBlocks;
+                discount += waived[j] * segmentMillis(state, at, from, levels[j]);
             }
-            int from = j + 1 < count ? Math.max(heldBlocks, levels[j + 1]) : heldBlocks;
-            discount += waived * segmentMillis(state, at, from, levels[j]);
         }
         return discount;
     }
