@@ -19,6 +19,7 @@ import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.server.front.ApiError;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** The ext_proc answers the picker sends, built in one place. Pure and thread-safe. */
@@ -104,15 +105,9 @@ final class PickerResponses {
     /** A local reply instead of the upstream's: the OpenAI-style error serve would answer, with its spec header. */
     static ProcessingResponse error(ApiError error, String requestId) {
         Map<String, String> headers = new java.util.LinkedHashMap<>();
-        headers.put("content-type", "application/json");
+        error.forEachHeader((name, value) -> headers.put(name.toLowerCase(Locale.ROOT), value));
         if (requestId != null) {
             headers.put(io.pdgateway.core.spec.SpecHeaders.REQUEST_ID, requestId);
-        }
-        if (error.extraHeader() != null) {
-            headers.put(error.extraHeader(), "true");
-        }
-        if (error.retryAfterSeconds() > 0) {
-            headers.put("retry-after", Long.toString(error.retryAfterSeconds()));
         }
         return ProcessingResponse.newBuilder().setImmediateResponse(ImmediateResponse.newBuilder()
                 .setStatus(HttpStatus.newBuilder().setCodeValue(error.status()))

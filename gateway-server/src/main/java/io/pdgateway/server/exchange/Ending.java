@@ -1,6 +1,7 @@
 package io.pdgateway.server.exchange;
 
 import io.pdgateway.server.front.ApiError;
+import io.pdgateway.server.upstream.SlotRefusal;
 
 /**
  * Every way a routed request can end other than success: the {@code status} label of
@@ -55,6 +56,11 @@ enum Ending {
 
     String errorCode() {
         return errorCode;
+    }
+
+    /** The ending of a request refused a connection to one of its pods. */
+    static Ending refused(SlotRefusal.Reason reason) {
+        return reason == SlotRefusal.Reason.QUEUE_FULL ? UPSTREAM_QUEUE_FULL : UPSTREAM_WAIT_TIMEOUT;
     }
 
     /** The client's OpenAI-style error for this ending, with {@code header} (e.g. x-error-pd-decode) set when not null. */

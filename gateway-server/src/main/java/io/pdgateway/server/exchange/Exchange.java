@@ -14,7 +14,6 @@ import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.http.OnEventLoop;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.trace.RequestTrace;
-import io.pdgateway.server.upstream.SlotRefusal;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -31,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * context_first), or both at once (SGLang, TensorRT-LLM generation_first, whose plan first needs the context worker's
  * metadata). The decode or single leg streams to the client chunk by chunk, its headers held until its first chunk so
  * that a failure can still be a clean error.
+ *
  * <p>Failure rules, keyed on "has anything reached the client yet?": a prefill that fails transiently before that is
  * tried once more on other pods ({@link PrefillRetryPolicy}), as a new attempt; one that cannot be retried fails the
  * request ({@code x-error-pd-prefill}); the decode watchdog answers 504 ({@code x-error-pd-decode}) before the first
@@ -102,8 +102,7 @@ public final class Exchange {
         a.slots = up.gates().reservation(a.routed.decision());
         a.slots.start(refusal -> {
             if (refusal != null && !done && !a.over()) {
-                Ending ending = refusal.reason() == SlotRefusal.Reason.QUEUE_FULL ? Ending.UPSTREAM_QUEUE_FULL
-                        : Ending.UPSTREAM_WAIT_TIMEOUT;
+                Ending ending = Ending.refused(refusal.reason());
                 finish(ending, 503);
                 answer.error(ending.error(503, refusal.message(), null).withRetryAfter(refusal.retryAfterSeconds()));
             } else if (!done && !a.over()) {

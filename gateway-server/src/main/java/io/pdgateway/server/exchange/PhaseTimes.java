@@ -42,14 +42,17 @@ final class PhaseTimes {
 
     /** The phase times of this request's answer, its stream read as the request shapes it. */
     static PhaseTimes of(OpenAiRequest request) {
-        return request.stream() ? new PhaseTimes(System::nanoTime, request.choices(), request.eventsWithoutTokens())
-                : new PhaseTimes(System::nanoTime, 1, 0);
+        if (!request.stream()) {
+            return new PhaseTimes(System::nanoTime, 1, 0);
+        }
+        OpenAiRequest.StreamShape shape = request.streamShape();
+        return new PhaseTimes(System::nanoTime, shape.choices(), shape.eventsWithoutTokens());
     }
 
     /**
      * @param clock the monotonic clock, in nanoseconds
      * @param choices the completions each step of the answer carries (the request's {@code n})
-     * @param eventsWithoutTokens the stream's events that carry no token ({@link OpenAiRequest#eventsWithoutTokens})
+     * @param eventsWithoutTokens the stream's events that carry no token ({@link OpenAiRequest.StreamShape})
      */
     PhaseTimes(LongSupplier clock, int choices, int eventsWithoutTokens) {
         this.clock = clock;

@@ -6,6 +6,7 @@ import io.pdgateway.engine.JsonBodies;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.function.BiConsumer;
 
 /**
  * An OpenAI-style error: {"error":{"message","type","code","param"}}, all four keys always present (design.md §2).
@@ -57,18 +58,24 @@ public record ApiError(int status, String message, String code, String param, St
     }
 
     /**
-     * Writes this error's status and headers (content type, Retry-After, the spec header) on a response that has sent
-     * nothing yet; returns it, for the body.
+     * Writes this error's status and headers ({@link #forEachHeader}) on a response that has sent nothing yet; returns
+     * it, for the body.
      */
     public HttpServerResponse head(HttpServerResponse response) {
-        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        response.setStatusCode(status);
+        forEachHeader(response::putHeader);
+        return response;
+    }
+
+    /** This error's headers, by name and value: its content type, Retry-After when set, its spec header when set. */
+    public void forEachHeader(BiConsumer<String, String> header) {
+        header.accept(HttpHeaders.CONTENT_TYPE.toString(), "application/json");
         if (retryAfterSeconds > 0) {
-            response.putHeader("Retry-After", Long.toString(retryAfterSeconds));
+            header.accept("Retry-After", Long.toString(retryAfterSeconds));
         }
         if (extraHeader != null) {
-            response.putHeader(extraHeader, "true");
+            header.accept(extraHeader, "true");
         }
-        return response;
     }
 
     public Buffer body() {

@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * one event loop at a time; a worker that measures the prompt is handed the request through the event loop's queue.
  */
 public final class OpenAiRequest {
-    /** The most completions {@link #choices} believes a request asks for; beyond it, one. */
+    /** The most completions {@link #streamShape} believes a request asks for; beyond it, one. */
     static final int MAX_CHOICES = 128;
     private final String path;
     private final byte[] raw;
@@ -25,8 +25,6 @@ public final class OpenAiRequest {
     private volatile ObjectNode body;
     /** The body's top-level members as the validating scan found them, or null (then read from {@code raw}). */
     private final TopLevelJson members;
-    /** {@code raw}'s top-level members read for {@link #rawMember} when the scan had not noted them; else null. */
-    private volatile TopLevelJson readMembers;
     /** Where the prompt's parts lie in {@code raw} as the validating scan found them, or null (then scanned again). */
     private final PromptParts promptParts;
 
@@ -114,12 +112,26 @@ public final class OpenAiRequest {
     }
 
     /**
-     * The completions each step of the answer carries: the body's {@code n} when it is an integer from 1 to
-     * {@link #MAX_CHOICES}, else 1 (an engine refuses a bad one; the answer's phase times read it, nothing routes by
-     * it).
+     * How the answer streams, as vLLM, SGLang and TensorRT-LLM stream one: the completions each step carries, and the
+     * events that carry no token. Nothing routes by it; the answer's phase times read it.
+     *
+     * @param choices the body's {@code n} when it is an integer from 1 to {@link #MAX_CHOICES}, else 1 (an engine
+     *     refuses a bad one)
+     * @param eventsWithoutTokens a chat stream's role chunk for each choice, and the usage chunk
+     *     {@code stream_options.include_usage} asks for
      */
-    public int choices() {
-        byte[] n = rawMember("n");
+    public record StreamShape(int choices, int eventsWithoutTokens) {}
+
+    /** This request's {@link StreamShape}, from the body's top-level members, read once. */
+    public StreamShape streamShape() {
+        TopLevelJson read = members != null ? members : members();
+        int choices = choices(read.rawValue("n"));
+        int withoutTokens = OpenAiRequestParser.CHAT_PATH.equals(path) ? choices : 0;
+        return new StreamShape(choices, includeUsage(read.rawValue("stream_options")) ? withoutTokens + 1
+                : withoutTokens);
+    }
+
+    private static int choices(byte[] n) {
         if (n == null || n.length == 0 || n.length > 3) {
             return 1;
         }
@@ -133,17 +145,7 @@ public final class OpenAiRequest {
         return value >= 1 && value <= MAX_CHOICES ? value : 1;
     }
 
-    /**
-     * The events of a streamed answer that carry no token, as vLLM, SGLang and TensorRT-LLM stream one: a chat
-     * stream's role chunk for each choice, and the usage chunk {@code stream_options.include_usage} asks for.
-     */
-    public int eventsWithoutTokens() {
-        int events = OpenAiRequestParser.CHAT_PATH.equals(path) ? choices() : 0;
-        return includeUsage() ? events + 1 : events;
-    }
-
-    private boolean includeUsage() {
-        byte[] options = rawMember("stream_options");
+    private static boolean includeUsage(byte[] options) {
         if (options == null || options.length == 0 || options[0] != '{') {
             return false; // absent, null, or not an object (which an engine refuses)
         }
@@ -153,16 +155,6 @@ public final class OpenAiRequest {
         } catch (EngineProtocolException e) {
             return false;
         }
-    }
-
-    /** A top-level member's JSON text as sent, or null when absent. */
-    private byte[] rawMember(String name) {
-        TopLevelJson read = members != null ? members : readMembers;
-        if (read == null) {
-            read = members(); // a body the parser validated: read once, kept for the next member
-            readMembers = read;
-        }
-        return read.rawValue(name);
     }
 
     /** The body as a tree (key order kept, exact numbers), for rendering a model's chat template over the messages. */

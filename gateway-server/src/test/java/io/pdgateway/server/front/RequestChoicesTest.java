@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class RequestChoicesTest {
     private static int choices(String members) throws Exception {
         String body = "{\"model\":\"m\",\"prompt\":\"hi\"" + members + "}";
-        return OpenAiRequestParser.parse("/v1/completions", body.getBytes(StandardCharsets.UTF_8)).choices();
+        return OpenAiRequestParser.parse("/v1/completions", body.getBytes(StandardCharsets.UTF_8)).streamShape()
+                .choices();
     }
 
     @Test
@@ -37,7 +38,8 @@ class RequestChoicesTest {
         String body = path.endsWith("chat/completions")
                 ? "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]" + members + "}"
                 : "{\"model\":\"m\",\"prompt\":\"hi\"" + members + "}";
-        return OpenAiRequestParser.parse(path, body.getBytes(StandardCharsets.UTF_8)).eventsWithoutTokens();
+        return OpenAiRequestParser.parse(path, body.getBytes(StandardCharsets.UTF_8)).streamShape()
+                .eventsWithoutTokens();
     }
 
     @Test
