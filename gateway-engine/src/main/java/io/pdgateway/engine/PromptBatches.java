@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * KV-transfer parameters of the batch's first prompt only (its completions server returns the first result's), so a
  * decode leg given that answer would read the first prompt's KV for every prompt; TensorRT-LLM's disaggregated server
  * refuses any batch. Their adapters refuse a batch at admission, before a prefill pod computes prompts whose KV no
- * decode pod would ever take. SGLang numbers a batch's bootstrap rooms itself (room, room + 1, ...) on both pods, so
- * its batches pass.
+ * decode pod would ever take; the gateway then serves it on a standard pod of the model, if it has one. SGLang numbers
+ * a batch's bootstrap rooms itself (room, room + 1, ...) on both pods, so its batches pass.
  */
 public final class PromptBatches {
     private PromptBatches() {}
@@ -26,11 +26,14 @@ public final class PromptBatches {
         return prompt.isEmpty() || prompt.get(0).isNumber() ? 1 : prompt.size();
     }
 
-    /** Refuses a batch of more than one prompt: {@code engine}'s PD hand-off, as {@code why} says, carries one. */
+    /**
+     * Refuses a batch of more than one prompt: {@code engine}'s PD hand-off, as {@code why} says, carries one; a
+     * standard pod, which takes the body whole, can serve it ({@link UnpairableBodyException}).
+     */
     public static void requireOne(TopLevelJson body, String engine, String why) throws EngineProtocolException {
         int prompts = count(body);
         if (prompts > 1) {
-            throw new EngineProtocolException("a batch of " + prompts + " prompts in \"prompt\": " + why + ", so "
+            throw new UnpairableBodyException("a batch of " + prompts + " prompts in \"prompt\": " + why + ", so "
                     + engine + " prefill/decode pods serve one prompt per request; send each prompt as a request of"
                     + " its own");
         }

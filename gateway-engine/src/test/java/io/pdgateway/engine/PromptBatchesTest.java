@@ -44,7 +44,7 @@ class PromptBatchesTest {
         EngineAdapter adapter = engine.equals("vllm") ? new VllmAdapter()
                 : new TrtllmAdapter(false, new TrtRequestIds(0, InstantSource.system()));
         assertThatThrownBy(() -> adapter.admit(body("{\"model\":\"m\",\"prompt\":[\"a\",\"b\"]}")))
-                .isInstanceOf(EngineProtocolException.class)
+                .isInstanceOf(UnpairableBodyException.class)
                 .hasMessageContaining("a batch of 2 prompts")
                 .hasMessageContaining("send each prompt as a request of its own");
         assertThat(adapter.admit(body("{\"model\":\"m\",\"prompt\":[\"a\"]}"))).isNotNull();

@@ -13,12 +13,12 @@ import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.Routed;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
-import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.server.exchange.LegOptions;
 import io.pdgateway.server.front.ApiError;
 import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.front.OpenAiRequestParser;
+import io.pdgateway.server.routing.EngineAdmission;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.trace.HeaderGetters;
 import io.pdgateway.server.trace.LegTrace;
@@ -219,21 +219,19 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
             return;
         }
         trace.describe(request.model(), OpenAiRequestParser.operation(path), admission.model().engine());
-        adapter = admission.strategy().isPd() ? picker.upstreams().engines().forEngine(admission.model().engine()) : null;
-        Object admittedBody;
-        try {
-            admittedBody = adapter == null ? null : adapter.admit(request.members());
-        } catch (EngineProtocolException e) {
-            refuse(ApiError.of(400, "request body cannot be routed to " + adapter.engine() + " prefill/decode pods: "
-                    + e.getMessage(), "invalid_request_body"));
+        EngineAdmission engine = EngineAdmission.check(admission, picker.upstreams().engines(), request.members(),
+                picker.settings().routing());
+        if (engine.refused()) {
+            refuse(engine.refusal());
             return;
         }
-        picker.routing().measurer().measure(picker.vertx(), request, admission.needs()).onComplete(ar -> {
+        adapter = engine.adapter();
+        picker.routing().measurer().measure(picker.vertx(), request, engine.admission().needs()).onComplete(ar -> {
             if (phase != Phase.ROUTING) {
                 return; // reset meanwhile
             }
             if (ar.succeeded()) {
-                route(admission, admittedBody, ar.result());
+                route(engine.admission(), engine.admittedBody(), ar.result());
             } else {
                 reject(ApiError.of(500, "could not measure the prompt: " + ar.cause(), "internal_error"),
                         "internal_error");

@@ -163,6 +163,32 @@ class EppIT {
     }
 
     @Test
+    void completionsBatchNoVllmPairCarries_standardPodGetsItWhole() throws Exception {
+        cluster = new EppCluster("vllm").prefill("prefill-0", "group-0").decode("decode-0", "group-0")
+                .standard("standard-0")
+                .startPicker(Map.of("ROUTING_ALGORITHM", "pd", "AIBRIX_PROMPT_LENGTH_BUCKETING", "true"));
+        String completions = "/v1/completions";
+        byte[] client = ("{\"model\":\"" + EppCluster.MODEL + "\",\"prompt\":[\"first\",\"second\"],"
+                + "\"max_tokens\":2}").getBytes(StandardCharsets.UTF_8);
+        try (EnvoyStream envoy = cluster.buffered()) {
+            envoy.requestHeaders(completions, Map.of(), null);
+            envoy.next();
+            envoy.requestBody(client, true);
+            EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), client);
+            assertThat(pick.endpoint()).isEqualTo(cluster.address("standard-0"));
+            assertThat(pick.bodyChanged()).as("the batch goes whole, as the client sent it").isFalse();
+            assertThat(cluster.inference("prefill-0")).as("no prefill for a batch the pair cannot carry").isEmpty();
+            HttpResponse<String> answered = cluster.forward(pick, completions);
+            assertThat(answered.statusCode()).isEqualTo(200);
+            envoy.responseHeaders(200, null, false);
+            envoy.next();
+            envoy.responseBody(answered.body(), true);
+            envoy.next();
+        }
+        cluster.assertQuiescent();
+    }
+
+    @Test
     void resetWhileThePrefillRuns_prefillAbortedAndEveryChargeReleased() throws Exception {
         cluster = new EppCluster("vllm").pod("prefill-0", SimRole.PREFILL, "group-0", null,
                 FaultConfig.none().withHangBeforeHeaders()).decode("decode-0", "group-0")

@@ -16,9 +16,11 @@ import java.util.Set;
  * @param sessionKey the x-aibrix-session-key header, or null
  * @param excludedPods ids (namespace/name) of pods this decision must not use, e.g. the prefill pod that already
  *     failed this request; empty for a first decision
+ * @param pairRefusal why the body cannot go to a prefill/decode pair (an engine's hand-off that cannot carry it), so
+ *     the decision leaves every pair out and takes a standard pod; null when it can
  */
 public record RouteRequest(String model, String requestId, int promptTokens, Strategy strategy, String profile,
-        PdKnobs knobs, long[] prefixHashes, String sessionKey, Set<String> excludedPods) {
+        PdKnobs knobs, long[] prefixHashes, String sessionKey, Set<String> excludedPods, String pairRefusal) {
 
     private static final long[] NO_HASHES = new long[0];
 
@@ -27,6 +29,12 @@ public record RouteRequest(String model, String requestId, int promptTokens, Str
             prefixHashes = NO_HASHES;
         }
         excludedPods = excludedPods == null ? Set.of() : Set.copyOf(excludedPods);
+    }
+
+    /** A body any pod can carry. */
+    public RouteRequest(String model, String requestId, int promptTokens, Strategy strategy, String profile,
+            PdKnobs knobs, long[] prefixHashes, String sessionKey, Set<String> excludedPods) {
+        this(model, requestId, promptTokens, strategy, profile, knobs, prefixHashes, sessionKey, excludedPods, null);
     }
 
     /** A first decision: no pod excluded. */
@@ -40,7 +48,7 @@ public record RouteRequest(String model, String requestId, int promptTokens, Str
         Set<String> excluded = new HashSet<>(excludedPods);
         excluded.add(pod.id());
         return new RouteRequest(model, requestId, promptTokens, strategy, profile, knobs, prefixHashes, sessionKey,
-                excluded);
+                excluded, pairRefusal);
     }
 
     /** Whether this decision may use the pod. */

@@ -45,9 +45,9 @@ import java.util.function.Supplier;
  * All routing state of one gateway process behind one small API: {@link #admit} resolves a request's strategy and
  * knobs, {@link #route} chooses its pods and charges the ledgers and the prefix-cache view in one step, the returned
  * {@link Lease} releases them, and {@link #tick} runs the periodic upkeep (drain-rate snapshots, cache capacities, the
- * token_load janitor, adaptive bucket replanning, dropping pods that left discovery). Time comes from the injected {@link SessionClock} and
- * randomness from the seed, so the server, the routing simulator, the Envoy endpoint picker and the JMH benchmark all
- * make the same decisions for the same inputs.
+ * token_load janitor, adaptive bucket replanning, dropping pods that left discovery). Time comes from the injected
+ * {@link SessionClock} and randomness from the seed, so the server, the routing simulator, the Envoy endpoint picker
+ * and the JMH benchmark all make the same decisions for the same inputs.
  *
  * <p>Thread-safe. A selection and its charges run under the request model's lock only: models never wait on each
  * other, and no lock is held across I/O (there is none here).
@@ -160,7 +160,7 @@ public final class RoutingSession {
         PromptNeeds needs = new PromptNeeds(
                 settings.promptLengthBucketing() || pd && requestKnobs.prefillScorePolicy().needsTokenCount(),
                 strategy.readsPrefixCache() || pd && requestKnobs.prefillScorePolicy().readsPrefixCache());
-        return new Admission(model, strategy, resolution.source(), profile, requestKnobs, needs, null, false);
+        return new Admission(model, strategy, resolution.source(), profile, requestKnobs, needs, null, false, null);
     }
 
     /** Chooses the request's pods and charges them in one step. */
@@ -198,7 +198,7 @@ public final class RoutingSession {
         ModelPods model = current != null ? current : admission.model();
         RouteRequest request = new RouteRequest(model.model(), requestId, features.promptTokens(),
                 admission.strategy(), admission.profile(), admission.knobs(), features.prefixHashes(), sessionKey,
-                excluded);
+                excluded, admission.pairRefusal());
         ModelLane lane = lane(model.model());
         CacheModel cache = caches.model(model.model());
         RouteDecision decision;

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Routing a request again without the pods that already failed it (the edge's prefill retry): the excluded pods never
  * come back, a roleset left without a prefill pod is skipped, the standard-pod fallback still applies, nothing left
- * means no decision, and a first decision (nothing excluded) is unchanged. Least-request on both sides, so each row's
+ * means no decision, and a first decision (nothing excluded) is unchanged. A body no pair can carry (a batch the
+ * engine's hand-off refuses) leaves every pair out the same way. Least-request on both sides, so each row's
  * pick follows from the counts in its comment.
  */
 class ExcludedPodsTest {
@@ -81,6 +82,39 @@ class ExcludedPodsTest {
         assertThat(decision.verdict()).as(decision.reason()).isEqualTo(s.verdict());
         assertThat(decision.prefill() == null ? null : decision.prefill().name()).isEqualTo(s.prefill());
         assertThat(decision.target() == null ? null : decision.target().name()).isEqualTo(s.target());
+    }
+
+    @Test
+    void bodyNoPairCarries_standardPodServesIt_elseNoDecisionSayingWhy() {
+        List<Pod> pairs = List.of(pod("p").prefill("rs").build(), pod("d").decode("rs").build());
+        ModelPods withStandard = ModelPods.of("m", Stream.concat(pairs.stream(), Stream.of(pod("s").standard(0, 0)
+                .build())).toList());
+        // The pair is idle and the standard pod busy: a body a pair can carry goes to the pair.
+        FixedLoad load = new FixedLoad().running("s", 9);
+        RoutingContext carried = Contexts.pd(10, load, Map.of());
+        assertThat(Contexts.router(true).route(within(carried, carried.request(), withStandard)).prefill().name())
+                .isEqualTo("p");
+
+        RouteRequest batch = withoutPairs(carried.request(), "a batch of 2 prompts");
+        RouteDecision decision = Contexts.router(true).route(within(carried, batch, withStandard));
+        assertThat(decision.verdict()).isEqualTo(Verdict.STANDARD_FALLBACK);
+        assertThat(decision.target().name()).isEqualTo("s");
+        assertThat(decision.reason()).contains("no prefill/decode pair can carry the body (a batch of 2 prompts)");
+        // A retry without a failed pod keeps the refusal.
+        assertThat(batch.excluding(withStandard.pods().get(0)).pairRefusal()).isEqualTo("a batch of 2 prompts");
+
+        RouteDecision none = Contexts.router(true).route(within(carried, batch, ModelPods.of("m", pairs)));
+        assertThat(none.verdict()).isEqualTo(Verdict.NO_COMPLETE_PAIR);
+        assertThat(none.reason()).contains("a batch of 2 prompts").contains("no standard pod is available");
+    }
+
+    private static RouteRequest withoutPairs(RouteRequest r, String why) {
+        return new RouteRequest(r.model(), r.requestId(), r.promptTokens(), r.strategy(), r.profile(), r.knobs(),
+                r.prefixHashes(), r.sessionKey(), r.excludedPods(), why);
+    }
+
+    private static RoutingContext within(RoutingContext from, RouteRequest request, ModelPods model) {
+        return new RoutingContext(request, model, from.load(), from.prefix(), from.random(), from.stddevFactor());
     }
 
     @Test

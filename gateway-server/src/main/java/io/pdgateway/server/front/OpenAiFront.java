@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
-import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.exchange.Exchange;
@@ -15,6 +14,7 @@ import io.pdgateway.core.routing.RouteDecision;
 import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.Routed;
+import io.pdgateway.server.routing.EngineAdmission;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.trace.HeaderGetters;
 import io.pdgateway.server.trace.RequestTrace;
@@ -189,22 +189,19 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return;
         }
         trace.describe(request.model(), OpenAiRequestParser.operation(request.path()), admission.model().engine());
-        EngineAdapter adapter = admission.strategy().isPd() ? up.engines().forEngine(admission.model().engine()) : null;
-        Object admittedBody;
-        try {
-            admittedBody = adapter == null ? null : adapter.admit(request.members());
-        } catch (EngineProtocolException e) {
-            // Reference §1.1: the engine's refusal of a body its PD protocol cannot carry, before any pod is chosen.
-            ApiError refused = ApiError.of(400, "request body cannot be routed to " + adapter.engine()
-                    + " prefill/decode pods: " + e.getMessage(), "invalid_request_body");
+        EngineAdmission engine = EngineAdmission.check(admission, up.engines(), request.members(),
+                up.settings().routing());
+        if (engine.refused()) {
+            ApiError refused = engine.refusal();
             up.metrics().failure(request.model(), refused.code(), refused.status(), null);
             trace.end(refused.status(), refused.code());
             respond(req.response(), refused);
             return;
         }
-        Admitted admitted = new Admitted(request, admission, adapter, admittedBody, requestId, trace);
+        Admitted admitted = new Admitted(request, engine.admission(), engine.adapter(), engine.admittedBody(),
+                requestId, trace);
         // The body is already read in full: nothing to pause while a worker measures a long prompt.
-        routing.measurer().measure(up.vertx(), request, admission.needs()).onComplete(ar -> {
+        routing.measurer().measure(up.vertx(), request, engine.admission().needs()).onComplete(ar -> {
             if (ar.succeeded()) {
                 route(req, admitted, ar.result());
             } else {

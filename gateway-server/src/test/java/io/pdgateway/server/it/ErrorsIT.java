@@ -102,7 +102,9 @@ class ErrorsIT {
 
     @Test
     void promptBatchToVllmPair_400BeforeAnyLeg_onePromptInAListServed() throws Exception {
-        cluster = pdPair(Map.of("ROUTING_ALGORITHM", "pd"));
+        // A standard pod is there, but without prompt-length bucketing it takes no PD request (spec), a batch included.
+        cluster = new TestCluster().prefill("prefill-0", "group-0").decode("decode-0", "group-0").standard("standard-0")
+                .startGateway(Map.of("ROUTING_ALGORITHM", "pd"));
         HttpResponse<String> batch = cluster.post("/v1/completions",
                 "{\"model\":\"my-model\",\"prompt\":[\"first prompt\",\"second prompt\"],\"max_tokens\":3}");
         assertThat(batch.statusCode()).isEqualTo(400);
@@ -110,10 +112,36 @@ class ErrorsIT {
         assertThat(error.get("code").asText()).isEqualTo("invalid_request_body");
         assertThat(error.get("message").asText()).contains("a batch of 2 prompts").contains("vllm");
         assertThat(cluster.inferenceRequests("prefill-0")).as("no prefill computed for a decode never sent").isEmpty();
+        assertThat(cluster.inferenceRequests("standard-0")).isEmpty();
         HttpResponse<String> single = cluster.post("/v1/completions",
                 "{\"model\":\"my-model\",\"prompt\":[\"one prompt in a list\"],\"max_tokens\":3}");
         assertThat(single.statusCode()).isEqualTo(200);
         assertThat(cluster.inferenceRequests("decode-0")).hasSize(1);
+    }
+
+    @Test
+    void promptBatchToVllmPair_servedWholeByTheStandardPod_whenStandardPodsTakePdRequests() throws Exception {
+        // Bucketing on: standard pods take PD requests (spec, "Add Standard Inference Pods"), so the batch no pair
+        // can carry is theirs; a single prompt still goes to the pair.
+        cluster = new TestCluster().prefill("prefill-0", "group-0").decode("decode-0", "group-0").standard("standard-0")
+                .startGateway(Map.of("ROUTING_ALGORITHM", "pd", "AIBRIX_PROMPT_LENGTH_BUCKETING", "true"));
+        String body = "{\"model\":\"my-model\",\"prompt\":[\"first prompt\",\"second prompt\"],\"max_tokens\":3}";
+        HttpResponse<String> batch = cluster.post("/v1/completions", body, "x-pd-debug", "true");
+        assertThat(batch.statusCode()).as(batch.body()).isEqualTo(200);
+        assertThat(batch.headers().firstValue("target-pod")).contains("standard-0");
+        assertThat(batch.headers().firstValue("prefill-target-pod")).isEmpty();
+        assertThat(batch.headers().firstValue("x-pd-decision").orElseThrow())
+                .contains("no prefill/decode pair can carry the body (a batch of 2 prompts");
+        assertThat(cluster.inferenceRequests("standard-0")).hasSize(1);
+        assertThat(cluster.inferenceRequests("standard-0").get(0).body()).contains("\"second prompt\"");
+        assertThat(cluster.inferenceRequests("prefill-0")).isEmpty();
+        assertThat(cluster.get("/metrics").body()).contains(
+                "pd_gateway_routed_requests_total{fallback=\"true\",model=\"my-model\",route=\"standard\"} 1.0");
+
+        HttpResponse<String> single = cluster.post("/v1/completions",
+                "{\"model\":\"my-model\",\"prompt\":\"one prompt\",\"max_tokens\":3}");
+        assertThat(single.statusCode()).isEqualTo(200);
+        assertThat(single.headers().firstValue("prefill-target-pod")).contains("prefill-0");
     }
 
     @Test

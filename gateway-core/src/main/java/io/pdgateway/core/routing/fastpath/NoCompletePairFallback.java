@@ -14,9 +14,9 @@ import io.pdgateway.core.routing.pick.LeastRunningPodPicker;
 import java.util.Optional;
 
 /**
- * Spec step 0: when no complete prefill/decode pair survived the filters, the standard pod with the fewest running
- * requests serves the whole request; with none either, nothing can serve. Which of the two 503s that is depends on
- * whether a complete pair existed before bucketing removed it.
+ * Spec step 0: when no complete prefill/decode pair survived the filters (or the body is one no pair can carry), the
+ * standard pod with the fewest running requests serves the whole request; with none either, nothing can serve. Which
+ * of the two 503s that is depends on whether a complete pair existed before bucketing removed it.
  */
 public final class NoCompletePairFallback implements FastPath {
     public static final String NAME = "no-complete-pair";
@@ -39,11 +39,17 @@ public final class NoCompletePairFallback implements FastPath {
             return Optional.empty();
         }
         RouteRequest request = context.request();
+        String noPair = request.pairRefusal() != null ? "no prefill/decode pair can carry the body ("
+                + request.pairRefusal() + ")" : "no complete prefill/decode pair for prompt length "
+                + request.promptTokens();
         if (!candidates.standard().isEmpty()) {
             Pod pod = LeastRunningPodPicker.pick(candidates.standard(), context.load(), context.random());
             return decided(RouteDecision.single(pod, Verdict.STANDARD_FALLBACK, Strategy.PD, Step.BUCKET_FALLBACK,
-                    "no complete prefill/decode pair for prompt length " + request.promptTokens() + "; standard pod "
-                            + pod.name()));
+                    noPair + "; standard pod " + pod.name()));
+        }
+        if (request.pairRefusal() != null) {
+            return decided(RouteDecision.none(Verdict.NO_COMPLETE_PAIR, Strategy.PD, Step.NO_CANDIDATE,
+                    noPair + " and no standard pod is available"));
         }
         if (bucketing && hadCompletePair(context)) {
             return decided(RouteDecision.none(Verdict.NO_BUCKET_MATCH, Strategy.PD, Step.NO_CANDIDATE,

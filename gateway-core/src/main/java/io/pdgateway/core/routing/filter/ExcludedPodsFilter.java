@@ -11,9 +11,11 @@ import java.util.List;
 
 /**
  * Removes the pods the request excludes ({@link RouteRequest#excludedPods()}: a prefill pod that already failed this
- * request, when the edge routes it again, or the endpoints outside the subset an Envoy proxy allows the picker). It runs first, so a roleset left without a prefill or a decode pod is then
- * dropped by the completeness filter, and the rest of the cascade (standard-pod fallback included) decides among what
- * remains exactly as for a first decision. With nothing excluded it returns its input as is.
+ * request, when the edge routes it again, or the endpoints outside the subset an Envoy proxy allows the picker), and
+ * every roleset when the body cannot go to a pair ({@link RouteRequest#pairRefusal()}: a batch the engine's hand-off
+ * cannot carry). It runs first, so a roleset left without a prefill or a decode pod is then dropped by the
+ * completeness filter, and the rest of the cascade (standard-pod fallback included) decides among what remains exactly
+ * as for a first decision. With nothing excluded it returns its input as is.
  */
 public final class ExcludedPodsFilter implements PodFilter {
     public static final String NAME = "excluded-pods";
@@ -26,14 +28,18 @@ public final class ExcludedPodsFilter implements PodFilter {
     @Override
     public Result filter(RoutingContext context, PdCandidates candidates) {
         RouteRequest request = context.request();
-        if (request.excludedPods().isEmpty()) {
+        if (request.excludedPods().isEmpty() && request.pairRefusal() == null) {
             return new Result(candidates, List.of());
         }
         List<String> rejections = new ArrayList<>();
         List<Roleset> rolesets = new ArrayList<>(candidates.rolesets().size());
-        for (Roleset roleset : candidates.rolesets()) {
-            rolesets.add(new Roleset(roleset.name(), allowed(roleset.prefills(), request, rejections),
-                    allowed(roleset.decodes(), request, rejections)));
+        if (request.pairRefusal() != null) {
+            rejections.add("every prefill/decode pair: " + request.pairRefusal());
+        } else {
+            for (Roleset roleset : candidates.rolesets()) {
+                rolesets.add(new Roleset(roleset.name(), allowed(roleset.prefills(), request, rejections),
+                        allowed(roleset.decodes(), request, rejections)));
+            }
         }
         List<Pod> standard = allowed(candidates.standard(), request, rejections);
         return new Result(new PdCandidates(rolesets, standard), rejections);
