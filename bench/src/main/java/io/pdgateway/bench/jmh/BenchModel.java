@@ -4,6 +4,7 @@ import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.model.PodRole;
+import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.PromptNeeds;
@@ -62,10 +63,23 @@ final class BenchModel {
 
     /**
      * Earlier traffic: one request per pod, still in flight (its lease never released), each an earlier turn of one of
-     * the conversations, so requests counts, token charges and the prefix-cache view look like a live model's.
+     * the conversations, so requests counts, token charges and the prefix-cache view look like a live model's. And
+     * before that, every prefill pod answered a leg 20 s ago, longer than the 10 s fade period of predicted_ttft's
+     * prefill-time model: each pod's model is fading back to its default, as an idle pod's does in a live cluster.
+     * Until 2026-12-06 the benchmark's pods had never answered, so it did not see that every read of such a pod faded
+     * its model again, a monitor and a pow a pod and decision (PrefillModels' fade steps since).
      */
     void warm(RoutingSession session, Admission admission) {
         needs = admission.needs();
+        PrefillModels models = session.prefillModels();
+        long sent = session.clock().nanoTime() - 20_000_000_000L;
+        double uncached = promptTokens * 0.9;
+        for (Pod pod : pods) {
+            if (pod.role() == PodRole.PREFILL) {
+                long took = Math.round(models.computeMillis(pod, uncached, 0, sent) * 1e6); // as its model predicts
+                models.answered(models.dispatched(pod, uncached, 0, sent), sent + took);
+            }
+        }
         for (int i = 0; i < pods.size(); i++) {
             session.route(admission, earlierTurn(i % CONVERSATIONS), "warm-" + i, null);
         }
