@@ -72,6 +72,22 @@ class PrefillModelsTest {
     }
 
     @Test
+    void readsFadeAnIdlePodInSteps_eachApplyingExactlyTheFadingSinceTheLast() {
+        double prior = models.predictMillis(POD, 2000, 0, 0);
+        leg(0, 500);
+        long answered = 500 * MS;
+        double learned = models.predictMillis(POD, 2000, 0, answered);
+        double at15s = models.predictMillis(POD, 2000, 0, answered + 15_000 * MS);
+        assertThat(at15s - prior).as("half a half-life faded").isCloseTo((learned - prior) * Math.pow(0.5, 0.5),
+                within(1e-9 * learned));
+        // A read within a step (a thirty-second of the 10 s period) of the last fade reads the model as it was.
+        assertThat(models.predictMillis(POD, 2000, 0, answered + 15_300 * MS)).isEqualTo(at15s);
+        // The next step's fade is exactly what one fade from the period's end would give.
+        assertThat(models.predictMillis(POD, 2000, 0, answered + 25_000 * MS) - prior)
+                .isCloseTo((learned - prior) * Math.pow(0.5, 1.5), within(1e-9 * learned));
+    }
+
+    @Test
     void afterFading_newLegsTeachAsFastAsAtTheStart() {
         PrefillModels fresh = new PrefillModels(p -> PRIOR, p -> 10_000);
         PrefillModels.Ticket first = fresh.dispatched(POD, 2000, 0, 0);
