@@ -26,9 +26,9 @@ import java.util.function.ToDoubleFunction;
  * {@link PodQueue#writes}).
  */
 public final class PrefillModels {
-    private final Function<Pod, PrefillTimeModel.Coefficients> priors;
     /** Reads fade an idle pod's model in steps of this share of its fade period ({@code PodQueue.fadeDueNanos}). */
     static final double FADE_STEP = 1.0 / 32;
+    private final Function<Pod, PrefillTimeModel.Coefficients> priors;
     private final ToDoubleFunction<Pod> fadeMillis;
     private final Map<String, PodQueue> pods = new ConcurrentHashMap<>();
     /** Changes after every queue added to or removed from {@link #pods}: {@link PrefillRows} refills when it does. */
