@@ -26,7 +26,7 @@ import java.util.function.ToDoubleFunction;
  * {@link PodQueue#writes}).
  */
 public final class PrefillModels {
-    /** Reads fade an idle pod's model in steps of this share of its fade period ({@code PodQueue.fadeDueNanos}). */
+    /** Reads fade an idle pod's model in steps of this share of its fade period ({@code PodQueue.fadeDue}). */
     static final double FADE_STEP = 1.0 / 32;
     private final Function<Pod, PrefillTimeModel.Coefficients> priors;
     private final ToDoubleFunction<Pod> fadeMillis;
@@ -54,14 +54,6 @@ public final class PrefillModels {
         long fadedThroughNanos;
         long lastAnsweredNanos;
         boolean answeredOnce;
-        /**
-         * When a read next fades the model: a fade period after the last answer, then {@link #FADE_STEP} of a period
-         * after the last fade. Faded at every read, every pod idle past its period cost each decision its monitor, two
-         * fences, a pow and the model's update (predicted_ttft at 512 pods, every prefill pod idle: 19-21 µs a decision
-         * instead of 12.5-13). Fades compose, so a step applies exactly the fading since the last one; between steps
-         * a read lags the exact fade by under a thirty-second of a half-life (about 2 % of what is left to fade).
-         */
-        long fadeDueNanos;
         /**
          * Odd while a write is under way, counting writes (a seqlock): writers hold the monitor and bracket every
          * change with {@link #writing} and {@link #written}, and a decision copies the fields without the monitor and
@@ -95,9 +87,17 @@ public final class PrefillModels {
             writes = writes + 1;
         }
 
-        /** Whether a read at {@code nowNanos} fades the model (see fadeDueNanos); under the monitor or validated. */
+        /**
+         * Whether a read at {@code nowNanos} fades the model (under the monitor or validated): a fade period after the
+         * last answer, then {@link #FADE_STEP} of a period after the last fade. Faded at every read, every pod idle
+         * past its period cost each decision its monitor, two fences, a pow and the model's update (predicted_ttft at
+         * 512 pods, every prefill pod idle: 19-21 µs a decision instead of 12.5-13). Fades compose, so a step applies
+         * exactly the fading since the last one; between steps a read lags the exact fade by under a thirty-second of a
+         * half-life (about 2 % of what is left to fade).
+         */
         boolean fadeDue(long nowNanos) {
-            return answeredOnce && nowNanos > fadeDueNanos;
+            return answeredOnce && nowNanos > Math.max(fadedThroughNanos + (long) (fadeNanos * FADE_STEP),
+                    lastAnsweredNanos + (long) fadeNanos);
         }
 
         /** From when fading is pending: a fade period after the last answer, and not again for time already faded. */
@@ -110,7 +110,6 @@ public final class PrefillModels {
             if (answeredOnce && nowNanos > fadeFromNanos()) {
                 model.fade(Math.pow(0.5, (nowNanos - fadeFromNanos()) / fadeNanos));
                 fadedThroughNanos = nowNanos;
-                fadeDueNanos = nowNanos + (long) (fadeNanos * FADE_STEP);
                 fitChanged();
             }
             return this;
@@ -259,7 +258,6 @@ public final class PrefillModels {
         queue.answeredOnce = true;
         queue.lastAnsweredNanos = nowNanos;
         queue.fadedThroughNanos = nowNanos;
-        queue.fadeDueNanos = nowNanos + (long) queue.fadeNanos;
         leave(queue, ticket, nowNanos);
     }
 
