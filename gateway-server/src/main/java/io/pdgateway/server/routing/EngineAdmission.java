@@ -1,7 +1,7 @@
 package io.pdgateway.server.routing;
 
 import io.pdgateway.core.config.RoutingSettings;
-import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.PdCandidates;
 import io.pdgateway.core.session.Admission;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineAdapters;
@@ -35,7 +35,8 @@ public record EngineAdmission(Admission admission, EngineAdapter adapter, Object
             return new EngineAdmission(admission, adapter, adapter.admit(body), null);
         } catch (UnpairableBodyException e) {
             // Standard pods take PD requests with prompt-length bucketing only (spec, "Add Standard Inference Pods").
-            return routing.promptLengthBucketing() && hasStandardPod(admission)
+            return routing.promptLengthBucketing()
+                    && !PdCandidates.of(admission.model(), admission.profile()).standard().isEmpty()
                     ? new EngineAdmission(admission.withoutPairs(e.getMessage()), null, null, null)
                     : refused(adapter, e);
         } catch (EngineProtocolException e) {
@@ -45,16 +46,6 @@ public record EngineAdmission(Admission admission, EngineAdapter adapter, Object
 
     public boolean refused() {
         return refusal != null;
-    }
-
-    /** A pod of the model that serves requests whole under the request's profile. */
-    private static boolean hasStandardPod(Admission admission) {
-        for (Pod pod : admission.model().otherPods()) {
-            if (pod.isStandard(admission.profile())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static EngineAdmission refused(EngineAdapter adapter, EngineProtocolException e) {
