@@ -24,6 +24,8 @@ public final class CacheHold {
     final int generation;
     /** The tree's number for this hold, kept by every entry it referenced until another hold references it. */
     final int serial;
+    /** The blocks this hold added to its view that its pod has not taken yet: {@link PodView#pending}'s share. */
+    int pending;
     boolean released;
 
     CacheHold(PodCache pod, int[] nodes, int blocks) {

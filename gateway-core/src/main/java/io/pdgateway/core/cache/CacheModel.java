@@ -79,8 +79,9 @@ public final class CacheModel {
     }
 
     /**
-     * The pod now computes (and will cache) the prompt's blocks: they are referenced until {@link #release}, and the
-     * pod's least recent free blocks are evicted if it is over its capacity.
+     * The pod now computes (and will cache) the prompt's blocks: they are referenced until {@link #release}. The blocks
+     * the pod did not hold count against its capacity, evicting its least recent free ones, once it takes the prompt
+     * ({@link #accepted}, or the release): a pod that refuses the prompt evicts nothing for it.
      */
     public synchronized CacheHold hold(Pod pod, long[] hashes, int capacityBlocks) {
         if (hashes.length == 0) {
@@ -88,11 +89,27 @@ public final class CacheModel {
         }
         PodView view = viewOf(pod.id(), pod.address(), capacityBlocks);
         if (!view.reportedView) {
+            int before = view.size;
             CacheHold hold = tree.hold(view, hashes);
-            tree.evictOverflow(view);
+            if (hold != CacheHold.NONE) {
+                hold.pending = view.size - before;
+                view.pending += hold.pending;
+            }
             return hold;
         }
         return reported.hold(view.reported, hashes);
+    }
+
+    /**
+     * The pod took the request's prompt (it began to answer, or answered its prefill leg): the blocks the hold added
+     * count against the pod's capacity now, evicting what overflows as the engine did when it scheduled the prompt.
+     * Idempotent; an engine-reported view needs nothing.
+     */
+    public synchronized void accepted(CacheHold hold) {
+        if (hold.pending > 0 && inTree(hold)) {
+            settle(hold);
+            tree.evictOverflow(hold.view);
+        }
     }
 
     /** The request ended: its blocks stay cached, now free and most recent. Idempotent. */
@@ -102,10 +119,10 @@ public final class CacheModel {
         }
         hold.released = true;
         if (hold.view != null) {
-            PodView view = hold.view;
-            if (pods.get(view.podId) == view && view.generation == hold.generation) { // else it left the tree since
+            if (inTree(hold)) {
+                settle(hold);
                 tree.release(hold);
-                tree.evictOverflow(view);
+                tree.evictOverflow(hold.view);
             }
             return;
         }
@@ -116,16 +133,35 @@ public final class CacheModel {
     /**
      * The request's pod refused its prompt before computing any of it (it answered with an error status: engines check
      * a request first): the hold is released, and what it added past the first {@code keepBlocks} blocks (what the pod
-     * held when the request was routed) leaves the pod's modelled view, since the engine never stored it. Without this
-     * a prompt over the model's context length, refused by every engine, stayed in the view as cached, in place of what
-     * the pod does hold. An engine-reported view needs nothing: its events say what the engine stored.
+     * held when the request was routed) leaves the pod's modelled view, since the engine never stored it; refused
+     * before the pod took it, it evicted nothing either. Without this a prompt over the model's context length,
+     * refused by every engine, stayed in the view as cached, in place of what the pod does hold, and a client
+     * repeating one emptied the view. An engine-reported view needs nothing: its events say what the engine stored.
      */
     public synchronized void refused(CacheHold hold, int keepBlocks) {
-        release(hold);
-        PodView view = hold.view;
-        if (view != null && pods.get(view.podId) == view && view.generation == hold.generation) {
-            tree.forget(hold, keepBlocks);
+        if (hold.view == null || !inTree(hold)) {
+            release(hold);
+            return;
         }
+        if (!hold.released) {
+            hold.released = true;
+            settle(hold); // no eviction: its blocks leave instead
+            tree.release(hold);
+        }
+        tree.forget(hold, keepBlocks);
+        tree.evictOverflow(hold.view);
+    }
+
+    /** Whether the hold's view is still the pod's, in the tree, in the generation the hold was made in. */
+    private boolean inTree(CacheHold hold) {
+        PodView view = hold.view;
+        return view != null && pods.get(view.podId) == view && view.generation == hold.generation;
+    }
+
+    /** The hold's added blocks are the pod's now: no longer pending. */
+    private static void settle(CacheHold hold) {
+        hold.view.pending -= hold.pending;
+        hold.pending = 0;
     }
 
     /**

@@ -15,6 +15,11 @@ final class PodView {
     int capacityBlocks;
     /** Blocks of the pod's tree entries. */
     int size;
+    /**
+     * Of {@link #size}, the blocks holds added that the pod has not taken yet (its answer has not come back): they
+     * push none of its cached blocks out until it does, since an engine that refuses a prompt evicts nothing for it.
+     */
+    int pending;
     /** Changes when the view leaves the tree: holds of an earlier generation release nothing. */
     int generation;
     final EntryList free = new EntryList();

@@ -177,11 +177,14 @@ final class PrefixTree {
         }
     }
 
-    /** Trims the pod's least recent free entries, from their deep end, until it is within its capacity. */
+    /**
+     * Trims the pod's least recent free entries, from their deep end, until it is within its capacity, not counting the
+     * blocks it has not taken yet ({@link PodView#pending}).
+     */
     void evictOverflow(PodView view) {
-        while (view.size > view.capacityBlocks && view.free.head != null) {
+        while (view.size - view.pending > view.capacityBlocks && view.free.head != null) {
             TreeEntry e = view.free.head;
-            int trim = Math.min(e.depth, view.size - view.capacityBlocks);
+            int trim = Math.min(e.depth, view.size - view.pending - view.capacityBlocks);
             e.depth -= trim;
             view.size -= trim;
             if (e.depth == 0) {
@@ -202,6 +205,7 @@ final class PrefixTree {
         view.free.head = view.free.tail = null;
         view.inUse.head = view.inUse.tail = null;
         view.size = 0;
+        view.pending = 0;
         view.generation++;
     }
 

@@ -48,6 +48,7 @@ public final class Lease {
         if (prefillSettled.compareAndSet(false, true)) {
             prefillModels.answered(prefillLeg, clock.nanoTime());
         }
+        computeAccepted();
         prefillDone();
     }
 
@@ -57,6 +58,30 @@ public final class Lease {
         }
         if (tokens != null) {
             tokens.releaseActive(clock.nanoTime());
+        }
+    }
+
+    /**
+     * The pod that computes the prompt took it: it answered the prefill leg, or as the single pod began its answer. The
+     * prompt's blocks it did not hold now push its least recent ones out of its cache view (see
+     * {@link CacheModel#accepted}); until then, or the release, they push nothing out. Idempotent.
+     */
+    public void computeAccepted() {
+        if (hold != null) {
+            cache.accepted(hold);
+        }
+    }
+
+    /**
+     * The single pod's answer began with this status, seen as a proxy sees it (the Envoy picker): a success means the
+     * pod took the prompt, a client error that it refused it before computing any (as engines check a request). A
+     * server error says neither: the pod may have computed, so the release decides.
+     */
+    public void singlePodAnswered(int status) {
+        if (status >= 200 && status < 300) {
+            computeAccepted();
+        } else if (status >= 400 && status < 500) {
+            computeRefused();
         }
     }
 

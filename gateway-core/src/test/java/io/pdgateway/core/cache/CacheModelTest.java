@@ -279,7 +279,9 @@ class CacheModelTest {
             if (held.isEmpty() || random.nextInt(3) > 0) {
                 Pod pod = pods.get(random.nextInt(pods.size()));
                 long[] p = prompts[random.nextInt(prompts.length)];
-                held.add(new Held(pod, p, model.hold(pod, p, capacity)));
+                CacheHold hold = model.hold(pod, p, capacity);
+                model.accepted(hold); // the engine takes the prompt at once
+                held.add(new Held(pod, p, hold));
                 engine.hold(pod, p);
             } else {
                 Held h = held.remove(random.nextInt(held.size()));

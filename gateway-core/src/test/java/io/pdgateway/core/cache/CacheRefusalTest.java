@@ -70,6 +70,64 @@ class CacheRefusalTest {
         assertThat(matched(longer)).as("the follow-up's blocks, the refused prompt's among them").isEqualTo(12);
     }
 
+    /**
+     * An engine refuses a prompt before it allocates anything, so a refused prompt evicts nothing: a client repeating
+     * one over the context length must not empty the pod's view of what it does hold.
+     */
+    @Test
+    void aRefusedPromptEvictsNothing_howeverOftenItComes() {
+        long[] first = CachedPrefixes.prompt(10, 1);
+        long[] second = CachedPrefixes.prompt(10, 2);
+        accepted(first, 20);
+        accepted(second, 20);
+
+        for (int i = 0; i < 5; i++) {
+            CacheHold tooLong = model.hold(p1, CachedPrefixes.prompt(30, 100 + i), 20);
+            accepted(second, 20); // a request the pod had already taken ends meanwhile
+            assertThat(matched(first)).as("held but not taken: it pushes nothing out").isEqualTo(10);
+            model.refused(tooLong, 0);
+        }
+
+        assertThat(matched(first)).isEqualTo(10);
+        assertThat(matched(second)).isEqualTo(10);
+        assertThat(model.blocks(p1.id())).isEqualTo(20);
+    }
+
+    @Test
+    void aTakenPromptEvictsTheLeastRecent_onceThePodTakesIt() {
+        long[] first = CachedPrefixes.prompt(10, 1);
+        long[] second = CachedPrefixes.prompt(10, 2);
+        accepted(first, 20);
+        accepted(second, 20);
+        CacheHold next = model.hold(p1, CachedPrefixes.prompt(10, 3), 20);
+        assertThat(matched(first)).isEqualTo(10);
+
+        model.accepted(next);
+
+        assertThat(matched(first)).as("the least recent, evicted as the engine scheduled the prompt").isZero();
+        assertThat(matched(second)).isEqualTo(10);
+        assertThat(model.blocks(p1.id())).isEqualTo(20);
+    }
+
+    /** A request that ends without a word from its pod (a timeout, a client gone) may have been computed. */
+    @Test
+    void aReleaseBeforeThePodTookThePromptEvictsAsATakenOne() {
+        long[] first = CachedPrefixes.prompt(10, 1);
+        accepted(first, 10);
+        CacheHold next = model.hold(p1, CachedPrefixes.prompt(10, 3), 10);
+
+        model.release(next);
+
+        assertThat(matched(first)).isZero();
+        assertThat(model.blocks(p1.id())).isEqualTo(10);
+    }
+
+    private void accepted(long[] prompt, int capacity) {
+        CacheHold hold = model.hold(p1, prompt, capacity);
+        model.accepted(hold);
+        model.release(hold);
+    }
+
     @Test
     void aRefusalAfterTheReleaseStillForgets() {
         long[] prompt = CachedPrefixes.prompt(8, 1);

@@ -86,6 +86,13 @@ final class Attempt {
         }
     }
 
+    /** The streamed leg's answer began: a success from the single pod means it took the prompt. */
+    void answering(int status) {
+        if (status >= 200 && status < 300 && !routed.decision().isPd()) {
+            routed.lease().computeAccepted();
+        }
+    }
+
     /** The streamed leg's pod answered with an error: when it is the single pod, it computed none of the prompt. */
     void answeredError() {
         if (!routed.decision().isPd()) {

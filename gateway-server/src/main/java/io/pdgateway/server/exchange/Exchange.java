@@ -287,6 +287,7 @@ public final class Exchange {
     /** Streams the pod's answer to the client as it arrives; headers wait for the first chunk (design.md §2). */
     private void relay(Attempt a, UpstreamLeg leg, HttpClientResponse response) {
         up.outliers().answered(leg.pod()); // it answered: whatever it says, it is not a dead pod
+        a.answering(response.statusCode());
         response.handler(chunk -> {
             if (done || a.over() || !leg.running()) {
                 return;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pdgateway.sim.SimRole;
+import io.pdgateway.sim.TimingProfile;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,12 +18,15 @@ import org.junit.jupiter.api.Test;
  * blocks in the gateway's cache model: the engine stored none of it. Seen on /metrics: after a refused prompt of some
  * 8,700 blocks, the next ordinary prompt adds to {@code pd_prefix_cache_model_blocks} what an ordinary prompt added
  * before it. Before the fix the refused prompt stayed in the model as cached on the pod (and evicted what the pod does
- * hold). On the PD path (the prefill pod refuses) and on a standard pod (prefix-cache routing).
+ * hold). The pods' KV caches hold 8,000 tokens (500 blocks), so the refused prompt, had it counted against the pod's
+ * capacity before the pod took it, would have pushed the ordinary prompts out of the view: a client repeating one
+ * emptied it. On the PD path (the prefill pod refuses) and on a standard pod (prefix-cache routing).
  */
 class RefusedPromptCacheIT {
     private static final Pattern CACHE_BLOCKS = Pattern.compile("(?m)^pd_prefix_cache_model_blocks ([0-9.eE+]+)$");
     /** About 140,000 tokens by the engine's count: over its 131,072-token context. */
     private static final String TOO_LONG = "word ".repeat(112_000).trim();
+    private static final int KV_CACHE_TOKENS = 8_000;
     private TestCluster cluster;
 
     @AfterEach
@@ -34,15 +38,23 @@ class RefusedPromptCacheIT {
 
     @Test
     void aPromptThePrefillPodRefusedIsNotCached() throws Exception {
-        cluster = new TestCluster().prefill("prefill", "rs").decode("decode", "rs").startGateway(Map.of(
-                "ROUTING_ALGORITHM", "pd", "AIBRIX_PREFILL_SCORE_POLICY", "prefix_cache"));
+        cluster = smallCaches().prefill("prefill", "rs").decode("decode", "rs").startGateway(Map.of(
+                "ROUTING_ALGORITHM", "pd", "AIBRIX_PREFILL_SCORE_POLICY", "prefix_cache",
+                "PD_GATEWAY_KV_CACHE_CAPACITY_TOKENS", Integer.toString(KV_CACHE_TOKENS)));
         checkRefusedPromptAddsNothing();
     }
 
     @Test
     void aPromptTheStandardPodRefusedIsNotCached() throws Exception {
-        cluster = new TestCluster().standard("standard").startGateway(Map.of("ROUTING_ALGORITHM", "prefix-cache"));
+        cluster = smallCaches().standard("standard").startGateway(Map.of("ROUTING_ALGORITHM", "prefix-cache",
+                "PD_GATEWAY_KV_CACHE_CAPACITY_TOKENS", Integer.toString(KV_CACHE_TOKENS)));
         checkRefusedPromptAddsNothing();
+    }
+
+    /** Pods reporting a KV cache of {@link #KV_CACHE_TOKENS} (the gateway is told the same before its first scrape). */
+    private static TestCluster smallCaches() throws Exception {
+        return new TestCluster().withSimOptions(b -> b.timing(TimingProfile.llama3_8b_h100()
+                .withKvCapacityTokens(KV_CACHE_TOKENS)));
     }
 
     private void checkRefusedPromptAddsNothing() throws Exception {

@@ -65,6 +65,9 @@ final class RequestJourney implements EngineListener {
         } else {
             cluster.engine(targetPod).submit(new EngineRequest(request.blockHashes(), request.promptTokens(),
                     request.outputTokens(), true, this));
+            if (!ended && charges != null) {
+                charges.computeAccepted(); // the gateway sees the pod's answer begin as it takes the prompt
+            }
         }
     }
 
