@@ -3,6 +3,7 @@ package io.pdgateway.epp;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodRole;
 import io.pdgateway.core.session.Admission;
@@ -24,6 +25,16 @@ final class EnvoyMessages {
         }
         int query = path.indexOf('?');
         return query < 0 ? path : path.substring(0, query);
+    }
+
+    /** The response headers' {@code :status}; 0 when absent or not a number. */
+    static int status(HttpHeaders headers) {
+        for (HeaderValue header : headers.getHeaders().getHeadersList()) {
+            if (":status".equals(header.getKey())) {
+                return parseStatus(value(header));
+            }
+        }
+        return 0;
     }
 
     static int parseStatus(String value) {

@@ -53,7 +53,6 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
     /** Envoy's pseudo-headers. */
     private static final String PATH = ":path";
     private static final String METHOD = ":method";
-    private static final String STATUS = ":status";
 
     private enum Phase { HEADERS, BODY, ROUTING, FORWARDED, RESPONDING, DONE }
 
@@ -309,12 +308,11 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         }
         phase = Phase.RESPONDING;
         HttpHeaders http = message.getResponseHeaders();
-        for (HeaderValue header : http.getHeaders().getHeadersList()) {
-            if (STATUS.equals(header.getKey())) {
-                responseStatus = EnvoyMessages.parseStatus(EnvoyMessages.value(header));
-            }
-        }
+        responseStatus = EnvoyMessages.status(http);
         RouteDecision decision = routed.decision();
+        if (!decision.isPd()) {
+            routed.lease().singlePodAnswered(responseStatus);
+        }
         String served = EnvoyMessages.served(
                 message.getMetadataContext().getFilterMetadataMap().get(EppProtocol.LB_NAMESPACE));
         if (served != null && !served.equals(decision.target().address())) {

@@ -17,6 +17,7 @@ import io.pdgateway.server.trace.Tracing;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.RecordedRequest;
 import io.pdgateway.sim.SimConfig;
+import io.pdgateway.sim.TimingProfile;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.cluster.PodManifest;
@@ -57,10 +58,22 @@ final class EppCluster implements AutoCloseable {
     private final Map<String, SimPod> sims = new LinkedHashMap<>();
     private final Map<String, PodManifest.Entry> entries = new LinkedHashMap<>();
     private final List<GatewayServer> gateways = new ArrayList<>();
+    private TimingProfile timing = TimingProfile.llama3_8b_h100();
     private GatewayServer gateway;
     private EppServer picker;
     private ManagedChannel channel;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** Pods started from now on report a KV cache of this many tokens. */
+    EppCluster withKvCapacityTokens(int tokens) {
+        timing = timing.withKvCapacityTokens(tokens);
+        return this;
+    }
+
+    /** The blocks the picker's prefix-cache model has for the pod. */
+    long cacheBlocks(String pod) {
+        return gateways.get(0).routing().session().caches().model(MODEL).blocks("default/" + pod);
+    }
 
     EppCluster(String engine) throws IOException {
         this.engine = engine;
@@ -75,7 +88,7 @@ final class EppCluster implements AutoCloseable {
 
     EppCluster pod(String name, SimRole role, String roleset, String configAnnotation, FaultConfig faults) {
         SimConfig config = SimConfig.builder().engine(engine).role(role).host(nextLoopback()).modelName(MODEL)
-                .timeScale(TIME_SCALE).seed(name.hashCode()).faults(faults).bootstrapPort(0).build();
+                .timing(timing).timeScale(TIME_SCALE).seed(name.hashCode()).faults(faults).bootstrapPort(0).build();
         SimPod pod = SimPod.start(vertx, config).await();
         sims.put(name, pod);
         Map<String, String> labels = new LinkedHashMap<>();

@@ -188,6 +188,41 @@ class EppIT {
         cluster.assertQuiescent();
     }
 
+    /**
+     * As through serve: a prompt the standard pod refuses (400, over its context length) leaves the pod's cache view as
+     * it was, neither cached nor pushing out what the pod holds (its KV cache here is 500 blocks, the prompt 8,700).
+     */
+    @Test
+    void aPromptTheStandardPodRefused_leavesItsCacheViewAsItWas() throws Exception {
+        cluster = new EppCluster("vllm").withKvCapacityTokens(8_000).standard("standard-0").startPicker(Map.of(
+                "ROUTING_ALGORITHM", "prefix-cache", "PD_GATEWAY_KV_CACHE_CAPACITY_TOKENS", "8000"));
+        assertThat(throughThePicker("ordinary " + "word ".repeat(2_000).trim())).isEqualTo(200);
+        await().atMost(5, TimeUnit.SECONDS).until(() -> cluster.cacheBlocks("standard-0") > 0);
+        long held = cluster.cacheBlocks("standard-0");
+
+        assertThat(throughThePicker("word ".repeat(112_000).trim())).isEqualTo(400);
+
+        cluster.assertQuiescent();
+        assertThat(cluster.cacheBlocks("standard-0")).isEqualTo(held);
+    }
+
+    /** One buffered request through the picker and the pod it picked; the pod's status. */
+    private int throughThePicker(String prompt) throws Exception {
+        byte[] client = EppCluster.chat(prompt, 2, false).getBytes(StandardCharsets.UTF_8);
+        try (EnvoyStream envoy = cluster.buffered()) {
+            envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
+            envoy.next();
+            envoy.requestBody(client, true);
+            HttpResponse<String> answered = cluster.forward(EppCluster.bufferedPick(envoy.next(), client),
+                    EppCluster.CHAT);
+            envoy.responseHeaders(answered.statusCode(), null, false);
+            envoy.next();
+            envoy.responseBody(answered.body(), true);
+            envoy.next();
+            return answered.statusCode();
+        }
+    }
+
     @Test
     void resetWhileThePrefillRuns_prefillAbortedAndEveryChargeReleased() throws Exception {
         cluster = new EppCluster("vllm").pod("prefill-0", SimRole.PREFILL, "group-0", null,
