@@ -149,6 +149,9 @@ final class PickerLegs {
         LOG.warn("request {}: prefill on {} failed: {}", requestId, routed.decision().prefill().id(),
                 failure.message());
         aborter.abort(prefillCall.leg(), plan.prefillAbort());
+        if (failure.answeredError() && stream.routing()) {
+            routed.lease().computeRefused(); // it computed none of the prompt, and no decode can have fetched any
+        }
         if (stream.routing()) {
             ApiError error = ApiError.of(failure.clientStatus(), failure.message(), "prefill_failed")
                     .withHeader(SpecHeaders.ERROR_PD_PREFILL);

@@ -25,10 +25,14 @@ import org.junit.jupiter.api.Test;
  * (the prefill runs in the picker, Envoy gets the decode pod and the decode body with kv_transfer_params); an SGLang
  * pair with a FULL_DUPLEX_STREAMED body in chunks (held headers, bootstrap fields, the response echoed chunk by chunk);
  * the standard-pod fallback (no body mutation); the response side (serve's headers, the served endpoint, end of stream,
- * trailers); resets during the prefill and mid-response that release every charge; and the subset hint.
+ * trailers); resets during the prefill and mid-response that release every charge; the subset hint; and prompts the
+ * computing pod refuses, which leave its cache view as it was.
  */
 class EppIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** About 150 blocks; and about 140,000 tokens, over the simulated engine's 131,072-token context. */
+    private static final String ORDINARY = "ordinary " + "word ".repeat(2_000).trim();
+    private static final String OVER_CONTEXT = "word ".repeat(112_000).trim();
     private EppCluster cluster;
 
     @AfterEach
@@ -196,15 +200,39 @@ class EppIT {
     void aPromptTheStandardPodRefused_leavesItsCacheViewAsItWas() throws Exception {
         cluster = new EppCluster("vllm").withKvCapacityTokens(8_000).standard("standard-0").startPicker(Map.of(
                 "ROUTING_ALGORITHM", "prefix-cache", "PD_GATEWAY_KV_CACHE_CAPACITY_TOKENS", "8000"));
-        assertThat(throughThePicker("ordinary " + "word ".repeat(2_000).trim())).isEqualTo(200);
+        assertThat(throughThePicker(ORDINARY)).isEqualTo(200);
         await().atMost(5, TimeUnit.SECONDS).until(() -> cluster.cacheBlocks("standard-0") > 0);
         long held = cluster.cacheBlocks("standard-0");
 
-        assertThat(throughThePicker("word ".repeat(112_000).trim())).isEqualTo(400);
+        assertThat(throughThePicker(OVER_CONTEXT)).isEqualTo(400);
 
         cluster.assertQuiescent();
         assertThat(cluster.cacheBlocks("standard-0")).isEqualTo(held);
     }
+
+    /** The same on a vLLM pair, whose prefill leg the picker runs: the prefill pod's refusal is the client's answer. */
+    @Test
+    void aPromptThePrefillPodRefused_leavesItsCacheViewAsItWas() throws Exception {
+        cluster = new EppCluster("vllm").withKvCapacityTokens(8_000).prefill("prefill-0", "group-0")
+                .decode("decode-0", "group-0").startPicker(Map.of("ROUTING_ALGORITHM", "pd",
+                        "AIBRIX_PREFILL_SCORE_POLICY", "prefix_cache", "PD_GATEWAY_KV_CACHE_CAPACITY_TOKENS", "8000"));
+        assertThat(throughThePicker(ORDINARY)).isEqualTo(200);
+        await().atMost(5, TimeUnit.SECONDS).until(() -> cluster.cacheBlocks("prefill-0") > 0);
+        long held = cluster.cacheBlocks("prefill-0");
+
+        byte[] client = EppCluster.chat(OVER_CONTEXT, 2, false).getBytes(StandardCharsets.UTF_8);
+        try (EnvoyStream envoy = cluster.buffered()) {
+            envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
+            envoy.next();
+            envoy.requestBody(client, true);
+            ProcessingResponse answer = envoy.next();
+            assertThat(answer.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(400);
+        }
+
+        cluster.assertQuiescent();
+        assertThat(cluster.cacheBlocks("prefill-0")).isEqualTo(held);
+    }
+
 
     /** One buffered request through the picker and the pod it picked; the pod's status. */
     private int throughThePicker(String prompt) throws Exception {
