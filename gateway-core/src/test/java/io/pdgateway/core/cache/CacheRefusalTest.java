@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 class CacheRefusalTest {
     private final CacheModel model = new CacheModel();
     private final Pod p1 = pod("p1").build();
+    private final long[] first = CachedPrefixes.prompt(10, 1);
+    private final long[] second = CachedPrefixes.prompt(10, 2);
 
     private int matched(long[] prompt) {
         return model.match(prompt, List.of(p1), 16).blocks(p1);
@@ -76,14 +78,11 @@ class CacheRefusalTest {
      */
     @Test
     void aRefusedPromptEvictsNothing_howeverOftenItComes() {
-        long[] first = CachedPrefixes.prompt(10, 1);
-        long[] second = CachedPrefixes.prompt(10, 2);
-        accepted(first, 20);
-        accepted(second, 20);
+        fillWithFirstThenSecond();
 
         for (int i = 0; i < 5; i++) {
             CacheHold tooLong = model.hold(p1, CachedPrefixes.prompt(30, 100 + i), 20);
-            accepted(second, 20); // a request the pod had already taken ends meanwhile
+            takenAndEnded(second, 20); // a request the pod had already taken ends meanwhile
             assertThat(matched(first)).as("held but not taken: it pushes nothing out").isEqualTo(10);
             model.refused(tooLong, 0);
         }
@@ -95,10 +94,7 @@ class CacheRefusalTest {
 
     @Test
     void aTakenPromptEvictsTheLeastRecent_onceThePodTakesIt() {
-        long[] first = CachedPrefixes.prompt(10, 1);
-        long[] second = CachedPrefixes.prompt(10, 2);
-        accepted(first, 20);
-        accepted(second, 20);
+        fillWithFirstThenSecond();
         CacheHold next = model.hold(p1, CachedPrefixes.prompt(10, 3), 20);
         assertThat(matched(first)).isEqualTo(10);
 
@@ -112,8 +108,7 @@ class CacheRefusalTest {
     /** A request that ends without a word from its pod (a timeout, a client gone) may have been computed. */
     @Test
     void aReleaseBeforeThePodTookThePromptEvictsAsATakenOne() {
-        long[] first = CachedPrefixes.prompt(10, 1);
-        accepted(first, 10);
+        takenAndEnded(first, 10);
         CacheHold next = model.hold(p1, CachedPrefixes.prompt(10, 3), 10);
 
         model.release(next);
@@ -122,7 +117,14 @@ class CacheRefusalTest {
         assertThat(model.blocks(p1.id())).isEqualTo(10);
     }
 
-    private void accepted(long[] prompt, int capacity) {
+    /** The pod's 20 blocks: {@link #first}'s ten, the least recent, then {@link #second}'s. */
+    private void fillWithFirstThenSecond() {
+        takenAndEnded(first, 20);
+        takenAndEnded(second, 20);
+    }
+
+    /** A request the pod took and finished: its blocks are the pod's most recent free ones. */
+    private void takenAndEnded(long[] prompt, int capacity) {
         CacheHold hold = model.hold(p1, prompt, capacity);
         model.accepted(hold);
         model.release(hold);
