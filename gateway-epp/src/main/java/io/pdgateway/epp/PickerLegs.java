@@ -149,10 +149,10 @@ final class PickerLegs {
         LOG.warn("request {}: prefill on {} failed: {}", requestId, routed.decision().prefill().id(),
                 failure.message());
         aborter.abort(prefillCall.leg(), plan.prefillAbort());
-        if (failure.answeredError() && stream.routing()) {
-            routed.lease().computeRefused(); // it computed none of the prompt, and no decode can have fetched any
-        }
         if (stream.routing()) {
+            if (failure.answeredError()) {
+                routed.lease().computeRefused(); // it computed none of the prompt, and no decode was sent to fetch any
+            }
             ApiError error = ApiError.of(failure.clientStatus(), failure.message(), "prefill_failed")
                     .withHeader(SpecHeaders.ERROR_PD_PREFILL);
             stream.fail(failure.clientStatus(), error, PickerStream.PREFILL_FAILED);

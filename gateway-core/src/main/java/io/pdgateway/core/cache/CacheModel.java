@@ -139,7 +139,7 @@ public final class CacheModel {
      * repeating one emptied the view. An engine-reported view needs nothing: its events say what the engine stored.
      */
     public synchronized void refused(CacheHold hold, int keepBlocks) {
-        if (hold.view == null || !inTree(hold)) {
+        if (!inTree(hold)) { // an engine-reported hold, or its view left the tree
             release(hold);
             return;
         }
