@@ -47,6 +47,11 @@ final class NginxProxy implements AutoCloseable {
         return CANDIDATES.stream().map(Path::of).filter(Files::isExecutable).findFirst();
     }
 
+    /** The master's pid: its workers, which serve, are its children. */
+    long pid() {
+        return process.pid();
+    }
+
     static NginxProxy start(Path binary, Path dir, String upstreamHost, int upstreamPort) throws IOException {
         int port = freePort();
         Files.createDirectories(dir);

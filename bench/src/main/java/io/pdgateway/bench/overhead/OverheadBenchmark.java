@@ -59,16 +59,19 @@ public final class OverheadBenchmark {
             Path podFile = dir.resolve("pods.yaml");
             SimPod sim = startInstantPod(pods, podFile);
             Map<String, Endpoint> targets = new LinkedHashMap<>();
+            Map<String, ProcessCpu> processes = new LinkedHashMap<>();
             targets.put(DIRECT, Endpoint.local(SIM_HOST, sim.port()));
             out.println("starting a pd-gateway process (ROUTING_ALGORITHM=random over one pod)...");
             GatewayChild gateway = GatewayChild.start(podFile);
             closing.add(gateway);
             targets.put(GATEWAY, Endpoint.local("127.0.0.1", gateway.port()));
+            ProcessCpu.of(gateway.pid()).ifPresent(cpu -> processes.put(GATEWAY, cpu));
             NginxProxy.find(settings.nginx()).ifPresentOrElse(binary -> {
                 try {
                     NginxProxy nginx = NginxProxy.start(binary, dir.resolve("nginx"), SIM_HOST, sim.port());
                     closing.add(nginx);
                     targets.put(NGINX, Endpoint.local("127.0.0.1", nginx.port()));
+                    ProcessCpu.of(nginx.pid()).ifPresent(cpu -> processes.put(NGINX, cpu));
                     out.println("nginx " + binary + " on port " + nginx.port());
                 } catch (IOException e) {
                     notes.add("nginx failed to start, so there is no reference proxy: " + e.getMessage());
@@ -81,7 +84,7 @@ public final class OverheadBenchmark {
             List<SizeResult> results = new ArrayList<>();
             SizeMeasurement measurement = new SizeMeasurement(settings, out);
             for (int tokens : settings.promptTokens()) {
-                results.add(measurement.measure(SINGLE_HOP, tokens, chat));
+                results.add(measurement.measure(SINGLE_HOP, tokens, chat, processes));
             }
             chat.values().forEach(c -> c.close().await());
             return results;

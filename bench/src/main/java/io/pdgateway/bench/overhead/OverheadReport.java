@@ -30,6 +30,7 @@ public final class OverheadReport {
                     settings.outputTokens(), settings.fixedRate(), settings.rounds(),
                     OverheadSettings.seconds(settings.sliceSeconds(), settings.fixedRate())));
             out.append(table(size).render());
+            out.append(cpu(size, settings));
             out.append(limit(size));
             out.append(ratios(size));
             out.append(steps(size));
@@ -114,7 +115,37 @@ public final class OverheadReport {
         return "pd-gateway / " + other.get().target() + ": " + String.join(", ", parts) + "\n";
     }
 
-    /** Every search step, so targets can be compared at the same offered rate: "rate: p99 ms" with + (passed) or -. */
+    /**
+     * Each proxy's CPU per request in the fixed-rate rounds, with what it burns idle beside it (at a light rate the
+     * idle part is a good share of the figure), and pd-gateway's against the other proxy's: the cost a rate search on
+     * two shared cores only hints at, and a steadier one than a p99.
+     */
+    static String cpu(SizeResult size, OverheadSettings settings) {
+        List<String> parts = new ArrayList<>();
+        for (TargetResult target : size.targets()) {
+            if (!Double.isNaN(target.cpuMicrosPerRequest())) {
+                parts.add(String.format(Locale.ROOT, "%s %.0f µs (idle %.1f ms/s)", target.target(),
+                        target.cpuMicrosPerRequest(), target.idleCpuMillisPerSecond()));
+            }
+        }
+        if (parts.isEmpty()) {
+            return "";
+        }
+        String line = String.format(Locale.ROOT, "proxy CPU a request at %.0f req/s (median of the rounds): %s",
+                settings.fixedRate(), String.join(", ", parts));
+        var gateway = size.target(OverheadBenchmark.GATEWAY);
+        var nginx = size.target(OverheadBenchmark.NGINX);
+        if (gateway.isPresent() && nginx.isPresent()) {
+            line += "; pd-gateway / nginx " + ratio(gateway.get().cpuMicrosPerRequest(),
+                    nginx.get().cpuMicrosPerRequest());
+        }
+        return line + "\n";
+    }
+
+    /**
+     * Every search step, so targets can be compared at the same offered rate: "rate: p99 ms" with + (passed) or -, and
+     * a proxy's CPU a request in the step.
+     */
     static String steps(SizeResult size) {
         StringBuilder out = new StringBuilder();
         for (TargetResult target : size.targets()) {
@@ -123,8 +154,10 @@ public final class OverheadReport {
             }
             List<String> steps = new ArrayList<>();
             for (RateStep step : target.search().steps()) {
-                steps.add(String.format(Locale.ROOT, "%.0f: %.1f%s%s", step.offeredRate(), step.p99Millis(),
-                        step.errors() > 0 ? " (" + step.errors() + " errors)" : "", step.passed() ? " +" : " -"));
+                steps.add(String.format(Locale.ROOT, "%.0f: %.1f%s%s%s", step.offeredRate(), step.p99Millis(),
+                        step.errors() > 0 ? " (" + step.errors() + " errors)" : "", step.passed() ? " +" : " -",
+                        Double.isNaN(step.cpuMicrosPerRequest()) ? ""
+                                : String.format(Locale.ROOT, " %.0fµs", step.cpuMicrosPerRequest())));
             }
             out.append(String.format(Locale.ROOT, "  %-10s search, req/s: p99 TTFT ms: %s%n", target.target(),
                     String.join(", ", steps)));
@@ -164,6 +197,8 @@ public final class OverheadReport {
                 number(t, "addedGapMeanMs", s.itl().mean() - direct.itl().mean());
                 number(t, "addedGapP99Ms", s.itl().p99() - direct.itl().p99());
                 t.put("errors", s.errors());
+                number(t, "cpuMicrosPerRequest", target.cpuMicrosPerRequest());
+                number(t, "idleCpuMillisPerSecond", target.idleCpuMillisPerSecond());
                 if (target.search() != null) {
                     ObjectNode search = t.putObject("rateSearch");
                     number(search, "sustainedRate", target.search().sustainedRate());
@@ -177,6 +212,7 @@ public final class OverheadReport {
                         st.put("errors", step.errors());
                         number(st, "ttftP99Ms", step.p99Millis());
                         st.put("passed", step.passed());
+                        number(st, "cpuMicrosPerRequest", step.cpuMicrosPerRequest());
                     }
                 }
             }

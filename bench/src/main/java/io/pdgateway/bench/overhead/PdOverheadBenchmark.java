@@ -80,10 +80,12 @@ public final class PdOverheadBenchmark {
                     LoopbackCluster.MODEL));
             targets.put(OverheadBenchmark.GATEWAY, StreamingChatClient.open(clients,
                     Endpoint.local("127.0.0.1", gateway.port()), LoopbackCluster.MODEL, Map.of()));
+            Map<String, ProcessCpu> processes = new LinkedHashMap<>();
+            ProcessCpu.of(gateway.pid()).ifPresent(cpu -> processes.put(OverheadBenchmark.GATEWAY, cpu));
             SizeMeasurement measurement = new SizeMeasurement(settings, out);
             List<SizeResult> results = new ArrayList<>();
             for (int tokens : settings.promptTokens()) {
-                results.add(measurement.measure(scenario(engine), tokens, targets));
+                results.add(measurement.measure(scenario(engine), tokens, targets, processes));
             }
             targets.values().forEach(t -> t.close().await());
             if (decode.kvMissing() > 0) {

@@ -8,9 +8,16 @@ package io.pdgateway.bench.overhead;
  * @param errors       of which failed
  * @param p99Millis    p99 time to first byte of the successful ones
  * @param passed       whether the step met the search's bar (filled in by {@link RateSearch#record})
+ * @param cpuMicrosPerRequest the proxy's CPU per request in the step, NaN for a target without a process of its own
  */
-public record RateStep(double offeredRate, int requests, int errors, double p99Millis, boolean passed) {
+public record RateStep(double offeredRate, int requests, int errors, double p99Millis, boolean passed,
+        double cpuMicrosPerRequest) {
+    /** A step without a CPU figure. */
+    public RateStep(double offeredRate, int requests, int errors, double p99Millis, boolean passed) {
+        this(offeredRate, requests, errors, p99Millis, passed, Double.NaN);
+    }
+
     RateStep judged(boolean verdict) {
-        return new RateStep(offeredRate, requests, errors, p99Millis, verdict);
+        return new RateStep(offeredRate, requests, errors, p99Millis, verdict, cpuMicrosPerRequest);
     }
 }

@@ -38,6 +38,8 @@ final class SizeMeasurement {
     static final long SEARCH_SEED = 100;
     /** Goodput is not what this benchmark is about; an SLO is still needed to summarise. */
     static final Slo NO_SLO = new Slo(1_000, 100);
+    /** How long the proxies' CPU is read with nothing sent: their own work (scrapes, timers) over whole clock ticks. */
+    static final long IDLE_MILLIS = 3_000;
 
     private final OverheadSettings settings;
     private final PrintStream out;
@@ -47,8 +49,13 @@ final class SizeMeasurement {
         this.out = out;
     }
 
-    /** @param targets by name, the reference first */
-    SizeResult measure(String scenario, int promptTokens, Map<String, ? extends ChatTarget> targets) {
+    /**
+     * @param targets by name, the reference first
+     * @param processes the proxies' processes by target name, for their CPU per request; targets without one (the pod,
+     *     a client running the legs) have no CPU figure
+     */
+    SizeResult measure(String scenario, int promptTokens, Map<String, ? extends ChatTarget> targets,
+            Map<String, ProcessCpu> processes) {
         String size = OverheadBenchmark.sizeLabel(promptTokens);
         String reference = targets.keySet().iterator().next();
         if (promptTokens == settings.promptTokens().get(0) && settings.warmupRequests() > 0) {
@@ -65,13 +72,20 @@ final class SizeMeasurement {
         targets.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.fixedRate(), WARMUP_SECONDS,
                 0), "  warm-up " + name + " "));
         Map<String, List<RunRecording>> slices = new LinkedHashMap<>();
+        Map<String, List<Double>> cpu = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
+                ProcessCpu process = processes.get(target.getKey());
+                long before = process == null ? -1 : process.nanos();
                 RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
                         sliceSeconds, round), "  " + target.getKey() + " round " + (round + 1) + " ");
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
+                cpu.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(ProcessCpu.microsPerRequest(before,
+                        process == null ? -1 : process.nanos(), RunSummary.of(slice, NO_SLO).requests()));
             }
         }
+        // After the rounds, not before: the warm-up's compilations still running then are not the proxy's idle cost.
+        Map<String, Double> idle = idleMillisPerSecond(processes);
         Map<String, RunReport> fixed = new LinkedHashMap<>();
         for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
             fixed.put(target.getKey(), RunReport.of(scenario + " " + size + " " + target.getKey(),
@@ -86,9 +100,10 @@ final class SizeMeasurement {
                         settings.searchSteps(), SEARCH_RESOLUTION));
             }
         }
-        searchInterleaved(searches, targets, promptTokens);
+        searchInterleaved(searches, targets, processes, promptTokens);
         List<TargetResult> results = new ArrayList<>();
-        fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name))));
+        fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
+                median(cpu.get(name)), idle.getOrDefault(name, Double.NaN))));
         return new SizeResult(scenario, promptTokens, results);
     }
 
@@ -98,7 +113,7 @@ final class SizeMeasurement {
      * machine lands on all of them rather than on whichever target it happened to fall.
      */
     private void searchInterleaved(Map<String, RateSearch> searches, Map<String, ? extends ChatTarget> targets,
-            int promptTokens) {
+            Map<String, ProcessCpu> processes, int promptTokens) {
         boolean stepped = true;
         for (int round = 0; stepped; round++) {
             stepped = false;
@@ -110,14 +125,19 @@ final class SizeMeasurement {
                 }
                 stepped = true;
                 double seconds = OverheadSettings.seconds(settings.stepSeconds(), rate.getAsDouble());
+                ProcessCpu process = processes.get(entry.getKey());
+                long before = process == null ? -1 : process.nanos();
                 RunRecording run = runLoad(targets.get(entry.getKey()), workload(promptTokens, rate.getAsDouble(),
                         seconds, SEARCH_SEED + round), String.format(Locale.ROOT,
                         "  %s search %.0f req/s ", entry.getKey(), rate.getAsDouble()));
+                long after = process == null ? -1 : process.nanos();
                 RunSummary summary = RunSummary.of(run, NO_SLO);
                 RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
-                        summary.ttft().p99(), false));
-                out.printf(Locale.ROOT, "    p99 TTFT %.2f ms (limit %.2f), %d errors: %s%n", judged.p99Millis(),
-                        search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained");
+                        summary.ttft().p99(), false, ProcessCpu.microsPerRequest(before, after, summary.requests())));
+                out.printf(Locale.ROOT, "    p99 TTFT %.2f ms (limit %.2f), %d errors: %s%s%n", judged.p99Millis(),
+                        search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained",
+                        Double.isNaN(judged.cpuMicrosPerRequest()) ? "" : String.format(Locale.ROOT,
+                                "; %.0f µs of CPU a request", judged.cpuMicrosPerRequest()));
             }
         }
     }
@@ -128,13 +148,44 @@ final class SizeMeasurement {
      * every target passed steps it should have failed.
      */
     static double medianP99(List<RunRecording> rounds) {
-        double[] p99s = new double[rounds.size()];
-        for (int i = 0; i < p99s.length; i++) {
-            p99s[i] = RunSummary.of(rounds.get(i), NO_SLO).ttft().p99();
+        List<Double> p99s = new ArrayList<>();
+        for (RunRecording round : rounds) {
+            p99s.add(RunSummary.of(round, NO_SLO).ttft().p99());
         }
-        java.util.Arrays.sort(p99s);
-        int n = p99s.length;
-        return n % 2 == 1 ? p99s[n / 2] : (p99s[n / 2 - 1] + p99s[n / 2]) / 2;
+        return median(p99s);
+    }
+
+    /** The median of the values that are numbers, NaN when none is. */
+    static double median(List<Double> values) {
+        double[] known = values.stream().mapToDouble(Double::doubleValue).filter(v -> !Double.isNaN(v)).sorted()
+                .toArray();
+        int n = known.length;
+        if (n == 0) {
+            return Double.NaN;
+        }
+        return n % 2 == 1 ? known[n / 2] : (known[n / 2 - 1] + known[n / 2]) / 2;
+    }
+
+    /**
+     * Each proxy's CPU in milliseconds a second over {@link #IDLE_MILLIS} with nothing sent, all read over the same
+     * quiet seconds: the part of a request's CPU figure at a light rate that is not the request's.
+     */
+    private Map<String, Double> idleMillisPerSecond(Map<String, ProcessCpu> processes) {
+        Map<String, Long> before = new LinkedHashMap<>();
+        processes.forEach((name, process) -> before.put(name, process.nanos()));
+        if (before.isEmpty()) {
+            return Map.of();
+        }
+        long start = System.nanoTime();
+        ChildProcess.sleep(IDLE_MILLIS);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Map<String, Double> idle = new LinkedHashMap<>();
+        processes.forEach((name, process) -> {
+            long after = process.nanos();
+            long was = before.get(name);
+            idle.put(name, was < 0 || after < 0 ? Double.NaN : (after - was) / 1e6 / seconds);
+        });
+        return idle;
     }
 
     private RunRecording runLoad(ChatTarget client, LoadSchedule workload, String label) {
