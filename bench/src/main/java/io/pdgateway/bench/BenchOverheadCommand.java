@@ -62,6 +62,12 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     double warmupRate;
 
+    @Option(names = "--jit-settle-seconds", defaultValue = "60", description = "After that warm-up, up to this many "
+            + "seconds more of it, in 5-second batches, until the gateway's JIT compiler takes under 2 %% of a core: "
+            + "on two cores a compiler still at work takes its share from the measured requests (0: no more; "
+            + "default: ${DEFAULT-VALUE}).")
+    double jitSettleSeconds;
+
     @Option(names = "--rounds", defaultValue = "3", description = "The comparison alternates the targets this many "
             + "times (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -103,7 +109,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, warmupRequests, warmupRate,
-                rounds, sliceSeconds,
+                jitSettleSeconds, rounds, sliceSeconds,
                 searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx);
         List<String> notes = new ArrayList<>();
         boolean pd = pdEngines != null && !pdEngines.isEmpty();

@@ -116,16 +116,18 @@ public final class OverheadReport {
     }
 
     /**
-     * Each proxy's CPU per request in the fixed-rate rounds, with what it burns idle beside it (at a light rate the
-     * idle part is a good share of the figure), and pd-gateway's against the other proxy's: the cost a rate search on
+     * Each proxy's CPU per request in the fixed-rate rounds, with the part its JIT compiler took and what it burns idle
+     * (at a light rate the idle part is a good share of the figure), and pd-gateway's against the other proxy's: the cost a rate search on
      * two shared cores only hints at, and a steadier one than a p99.
      */
     static String cpu(SizeResult size, OverheadSettings settings) {
         List<String> parts = new ArrayList<>();
         for (TargetResult target : size.targets()) {
-            if (!Double.isNaN(target.cpuMicrosPerRequest())) {
-                parts.add(String.format(Locale.ROOT, "%s %.0f µs (idle %.1f ms/s)", target.target(),
-                        target.cpuMicrosPerRequest(), target.idleCpuMillisPerSecond()));
+            ProxyCpu cpu = target.cpu();
+            if (cpu.known()) {
+                parts.add(String.format(Locale.ROOT, "%s %.0f µs (compiling %.0f of it; idle %.1f ms/s)",
+                        target.target(), cpu.microsPerRequest(), cpu.compilerMicrosPerRequest(),
+                        cpu.idleMillisPerSecond()));
             }
         }
         if (parts.isEmpty()) {
@@ -136,8 +138,8 @@ public final class OverheadReport {
         var gateway = size.target(OverheadBenchmark.GATEWAY);
         var nginx = size.target(OverheadBenchmark.NGINX);
         if (gateway.isPresent() && nginx.isPresent()) {
-            line += "; pd-gateway / nginx " + ratio(gateway.get().cpuMicrosPerRequest(),
-                    nginx.get().cpuMicrosPerRequest());
+            line += "; pd-gateway / nginx " + ratio(gateway.get().cpu().microsPerRequest(),
+                    nginx.get().cpu().microsPerRequest());
         }
         return line + "\n";
     }
@@ -197,8 +199,9 @@ public final class OverheadReport {
                 number(t, "addedGapMeanMs", s.itl().mean() - direct.itl().mean());
                 number(t, "addedGapP99Ms", s.itl().p99() - direct.itl().p99());
                 t.put("errors", s.errors());
-                number(t, "cpuMicrosPerRequest", target.cpuMicrosPerRequest());
-                number(t, "idleCpuMillisPerSecond", target.idleCpuMillisPerSecond());
+                number(t, "cpuMicrosPerRequest", target.cpu().microsPerRequest());
+                number(t, "compilerCpuMicrosPerRequest", target.cpu().compilerMicrosPerRequest());
+                number(t, "idleCpuMillisPerSecond", target.cpu().idleMillisPerSecond());
                 if (target.search() != null) {
                     ObjectNode search = t.putObject("rateSearch");
                     number(search, "sustainedRate", target.search().sustainedRate());

@@ -11,6 +11,7 @@ import java.util.List;
  * @param fixedRate     requests per second of the latency comparison
  * @param warmupRequests requests each target answers first, unreported, at up to warmupRate a second
  * @param warmupRate    the warm-up's arrival rate
+ * @param jitSettleSeconds at most this much more warm-up, in batches, while a JVM proxy's compiler still works
  * @param rounds        the comparison alternates direct, gateway, nginx this many times
  * @param sliceSeconds  arrivals per target per round
  * @param searchStart   first rate of the rate search (the baseline p99 is the fixed-rate comparison's)
@@ -21,13 +22,13 @@ import java.util.List;
  * @param nginx         nginx binary, or null to look it up
  */
 public record OverheadSettings(List<Integer> promptTokens, int outputTokens, double fixedRate, int warmupRequests,
-        double warmupRate, int rounds,
+        double warmupRate, double jitSettleSeconds, int rounds,
         double sliceSeconds, double searchStart, double searchMax, int searchSteps, double stepSeconds,
         long timeoutMillis, Path nginx) {
     public OverheadSettings {
         promptTokens = List.copyOf(promptTokens);
         if (promptTokens.isEmpty() || promptTokens.stream().anyMatch(t -> t < 1) || outputTokens < 1 || rounds < 1
-                || !(fixedRate > 0) || warmupRequests < 0 || !(warmupRate > 0) || !(sliceSeconds > 0) || !(stepSeconds > 0) || timeoutMillis < 1) {
+                || !(fixedRate > 0) || warmupRequests < 0 || !(warmupRate > 0) || jitSettleSeconds < 0 || !(sliceSeconds > 0) || !(stepSeconds > 0) || timeoutMillis < 1) {
             throw new IllegalArgumentException("overhead settings must all be positive");
         }
     }

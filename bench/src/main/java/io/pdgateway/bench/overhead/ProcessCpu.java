@@ -1,5 +1,9 @@
 package io.pdgateway.bench.overhead;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -7,9 +11,16 @@ import java.util.stream.Stream;
 /**
  * The CPU time a proxy has used so far, user and system, its own process and its children's (nginx serves from worker
  * processes): what one request costs a proxy, the figure a rate search on two shared cores only hints at. The kernel
- * counts it in clock ticks (10 ms), so it is read over whole rounds of hundreds of requests, never one.
+ * counts it in clock ticks (10 ms), so it is read over whole rounds of hundreds of requests, never one. A JVM's share
+ * spent compiling is read apart (Linux: its compiler threads in /proc): on two cores a gateway that still compiles takes
+ * that from its requests, and a round's figure would otherwise mix the two.
  */
 final class ProcessCpu {
+    /** Linux's USER_HZ, the unit of /proc's per-thread CPU times, on every architecture the JDK runs on. */
+    static final long NANOS_PER_TICK = 10_000_000L;
+    /** HotSpot names its JIT compiler threads "C1 CompilerThread0", "C2 CompilerThread1" and so on. */
+    static final String COMPILER_THREAD = " CompilerThre";
+
     private final ProcessHandle process;
 
     private ProcessCpu(ProcessHandle process) {
@@ -32,6 +43,31 @@ final class ProcessCpu {
             total += cpu.get().toNanos();
         }
         return total;
+    }
+
+    /**
+     * Nanoseconds the process's JIT compiler threads have used so far: 0 for a process without any (nginx), -1 where
+     * /proc does not say.
+     */
+    long compilerNanos() {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        long ticks = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                if (Files.readString(thread.resolve("comm")).contains(COMPILER_THREAD)) {
+                    ticks += cpuTicks(Files.readString(thread.resolve("stat")));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1; // not Linux, or the process is gone; a thread that ends mid-read is a rare loss of one reading
+        }
+        return ticks * NANOS_PER_TICK;
+    }
+
+    /** utime + stime from a /proc stat line: the 14th and 15th fields, counted after the command's closing bracket. */
+    static long cpuTicks(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     /** Microseconds of CPU per request between two readings, NaN when either is unknown or nothing was served. */

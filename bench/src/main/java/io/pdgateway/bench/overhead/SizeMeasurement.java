@@ -63,8 +63,15 @@ final class SizeMeasurement {
             double seconds = settings.warmupRequests() / settings.warmupRate();
             out.printf(Locale.ROOT, "%n== %s: JIT warm-up, %d requests per target at %.0f req/s%n", scenario,
                     settings.warmupRequests(), settings.warmupRate());
-            targets.forEach((name, client) -> runLoad(client, workload(promptTokens, settings.warmupRate(), seconds,
-                    0), "  JIT warm-up " + name + " "));
+            targets.forEach((name, client) -> {
+                runLoad(client, workload(promptTokens, settings.warmupRate(), seconds, 0), "  JIT warm-up " + name + " ");
+                ProcessCpu process = processes.get(name);
+                if (process != null) {
+                    LoadSchedule batch = workload(promptTokens, settings.warmupRate(), JitSettling.BATCH_SECONDS, 0);
+                    JitSettling.settle(name, process::compilerNanos, System::nanoTime, settings.jitSettleSeconds(),
+                            () -> runLoad(client, batch, "  JIT settling " + name + " "), out);
+                }
+            });
         }
         double sliceSeconds = OverheadSettings.seconds(settings.sliceSeconds(), settings.fixedRate());
         out.printf(Locale.ROOT, "%n== %s, prompts of %s: warm-up, then %d rounds of %.1f s per target at %.0f req/s%n",
@@ -73,15 +80,20 @@ final class SizeMeasurement {
                 0), "  warm-up " + name + " "));
         Map<String, List<RunRecording>> slices = new LinkedHashMap<>();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
+        Map<String, List<Double>> compiler = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
                 ProcessCpu process = processes.get(target.getKey());
                 long before = process == null ? -1 : process.nanos();
+                long compiledBefore = process == null ? -1 : process.compilerNanos();
                 RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
                         sliceSeconds, round), "  " + target.getKey() + " round " + (round + 1) + " ");
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
+                int requests = RunSummary.of(slice, NO_SLO).requests();
                 cpu.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(ProcessCpu.microsPerRequest(before,
-                        process == null ? -1 : process.nanos(), RunSummary.of(slice, NO_SLO).requests()));
+                        process == null ? -1 : process.nanos(), requests));
+                compiler.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(ProcessCpu.microsPerRequest(
+                        compiledBefore, process == null ? -1 : process.compilerNanos(), requests));
             }
         }
         // After the rounds, not before: the warm-up's compilations still running then are not the proxy's idle cost.
@@ -103,7 +115,8 @@ final class SizeMeasurement {
         searchInterleaved(searches, targets, processes, promptTokens);
         List<TargetResult> results = new ArrayList<>();
         fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
-                median(cpu.get(name)), idle.getOrDefault(name, Double.NaN))));
+                processes.containsKey(name) ? new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)),
+                        idle.getOrDefault(name, Double.NaN)) : ProxyCpu.NONE)));
         return new SizeResult(scenario, promptTokens, results);
     }
 

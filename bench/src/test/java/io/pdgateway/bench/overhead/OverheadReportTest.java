@@ -57,15 +57,16 @@ class OverheadReportTest {
 
     @Test
     void theProxiesCpuPerRequest_isReportedWithTheirIdleCpuAndTheirRatio() {
-        OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 3, 6, 80, 3200, 8, 4, 10_000,
+        OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
                 null);
         SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
                 new TargetResult(OverheadBenchmark.DIRECT, null, null),
-                new TargetResult(OverheadBenchmark.GATEWAY, null, null, 400, 31.5),
-                new TargetResult(OverheadBenchmark.NGINX, null, null, 200, 0)));
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5)),
+                new TargetResult(OverheadBenchmark.NGINX, null, null, new ProxyCpu(200, 0, 0))));
 
         assertThat(OverheadReport.cpu(size, settings)).isEqualTo("proxy CPU a request at 40 req/s (median of the rounds):"
-                + " pd-gateway 400 µs (idle 31.5 ms/s), nginx 200 µs (idle 0.0 ms/s); pd-gateway / nginx x2.00\n");
+                + " pd-gateway 400 µs (compiling 25 of it; idle 31.5 ms/s), nginx 200 µs (compiling 0 of it; idle 0.0 ms/s);"
+                + " pd-gateway / nginx x2.00\n");
         assertThat(OverheadReport.cpu(size(300, 100, 300), settings)).isEmpty();
     }
 

@@ -26,6 +26,25 @@ class ProcessCpuTest {
     }
 
     @Test
+    void aJvmsCompilerThreads_haveCompiled_andAShellHasNone() throws Exception {
+        assertThat(ProcessCpu.of(ProcessHandle.current().pid()).orElseThrow().compilerNanos()).isPositive();
+        Process shell = new ProcessBuilder("sh", "-c", "read line").start();
+        try {
+            assertThat(ProcessCpu.of(shell.pid()).orElseThrow().compilerNanos()).isZero();
+        } finally {
+            shell.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void statFields_areCountedAfterTheCommandsLastBracket() {
+        // A thread may call itself anything, brackets and spaces included: "C2 (x) y" here.
+        String stat = "42 (C2 (x) y) S 1 1 1 0 -1 4194304 10 0 0 0 7 5 0 0 20 0 1 0 100 0 0";
+
+        assertThat(ProcessCpu.cpuTicks(stat)).isEqualTo(12);
+    }
+
+    @Test
     void perRequest_isNaNWhenAReadingIsMissingOrNothingWasServed() {
         assertThat(ProcessCpu.microsPerRequest(1_000_000, 5_000_000, 10)).isEqualTo(400.0);
         assertThat(ProcessCpu.microsPerRequest(-1, 5_000_000, 10)).isNaN();
