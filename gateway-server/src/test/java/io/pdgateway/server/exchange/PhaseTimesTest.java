@@ -81,6 +81,18 @@ class PhaseTimesTest {
     }
 
     @Test
+    void aLineKnownInOneChunkAndEndingInALaterOne_isOneEvent_andOtherFieldsAreNone() {
+        PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
+        at(phases, 2_000, ": keep-alive\nevent: token\ndata: {\"text\":\"a long to");
+        at(phases, 3_000, "ken, still the same line: data: here is no event\"");
+        at(phases, 4_000, "}\n\nid: 7\ndata: {\"t\":1}\n\n");
+        phases.report(sink, 10_000);
+
+        // Two events (at 2 µs and 4 µs): the comment, event and id lines and the long line's later chunks add none.
+        assertThat(sink.tpot).containsExactly(2_000L);
+    }
+
+    @Test
     void dataWithoutSpaceAndCarriageReturns_countAsEvents() {
         PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
         at(phases, 2_000, "data:{\"t\":0}\r\n\r\n");
