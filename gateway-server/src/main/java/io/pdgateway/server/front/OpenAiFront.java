@@ -27,7 +27,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -173,7 +172,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         }
         String requestId = req.getHeader(SpecHeaders.REQUEST_ID);
         if (requestId == null || requestId.isBlank()) {
-            requestId = UUID.randomUUID().toString();
+            requestId = RequestIds.next();
         }
         req.response().putHeader(SpecHeaders.REQUEST_ID, requestId);
         Admission admission = routing.session().admit(request.model(), req.getHeader(SpecHeaders.ROUTING_STRATEGY),
