@@ -83,9 +83,11 @@ class PhaseTimesTest {
     @Test
     void aLineKnownInOneChunkAndEndingInALaterOne_isOneEvent_andOtherFieldsAreNone() {
         PhaseTimes phases = new PhaseTimes(now::get, 1, 0);
-        at(phases, 2_000, ": keep-alive\nevent: token\ndata: {\"text\":\"a long to");
-        at(phases, 3_000, "ken, still the same line: data: here is no event\"");
-        at(phases, 4_000, "}\n\nid: 7\ndata: {\"t\":1}\n\n");
+        String[] chunks = {": keep-alive\nevent: token\ndata: {\"text\":\"a long to",
+            "ken, still the same line: data: here is no event\"", "}\n\nid: 7\ndata: {\"t\":1}\n\n"};
+        for (int i = 0; i < chunks.length; i++) {
+            at(phases, 2_000 + 1_000L * i, chunks[i]); // one a microsecond from 2 µs
+        }
         phases.report(sink, 10_000);
 
         // Two events (at 2 µs and 4 µs): the comment, event and id lines and the long line's later chunks add none.
