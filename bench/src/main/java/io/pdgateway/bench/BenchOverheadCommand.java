@@ -55,7 +55,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
 
     @Option(names = "--warmup-requests", defaultValue = "6000", description = "Requests each target answers first, "
             + "unreported, with the first prompt size: the gateway's JIT compiles its request path (C2 needs thousands "
-            + "of calls), as it has in any process that has served for a minute (default: ${DEFAULT-VALUE}).")
+            + "of calls; --jit-settle-seconds waits for the compilations still running after it) (default: "
+            + "${DEFAULT-VALUE}).")
     int warmupRequests;
 
     @Option(names = "--warmup-rate", defaultValue = "400", description = "Arrival rate of that warm-up "
