@@ -117,8 +117,8 @@ public final class OverheadReport {
 
     /**
      * Each proxy's CPU per request in the fixed-rate rounds, with the part its JIT compiler took and what it burns idle
-     * (at a light rate the idle part is a good share of the figure), and pd-gateway's against the other proxy's: the cost a rate search on
-     * two shared cores only hints at, and a steadier one than a p99.
+     * (at a light rate the idle part is a good share of the figure), and pd-gateway's against the other proxy's: the
+     * cost a rate search on two shared cores only hints at, and a steadier one than a p99.
      */
     static String cpu(SizeResult size, OverheadSettings settings) {
         List<String> parts = new ArrayList<>();

@@ -28,7 +28,8 @@ public record OverheadSettings(List<Integer> promptTokens, int outputTokens, dou
     public OverheadSettings {
         promptTokens = List.copyOf(promptTokens);
         if (promptTokens.isEmpty() || promptTokens.stream().anyMatch(t -> t < 1) || outputTokens < 1 || rounds < 1
-                || !(fixedRate > 0) || warmupRequests < 0 || !(warmupRate > 0) || jitSettleSeconds < 0 || !(sliceSeconds > 0) || !(stepSeconds > 0) || timeoutMillis < 1) {
+                || !(fixedRate > 0) || warmupRequests < 0 || !(warmupRate > 0) || jitSettleSeconds < 0
+                || !(sliceSeconds > 0) || !(stepSeconds > 0) || timeoutMillis < 1) {
             throw new IllegalArgumentException("overhead settings must all be positive");
         }
     }

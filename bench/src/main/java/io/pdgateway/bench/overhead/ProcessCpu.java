@@ -12,8 +12,8 @@ import java.util.stream.Stream;
  * The CPU time a proxy has used so far, user and system, its own process and its children's (nginx serves from worker
  * processes): what one request costs a proxy, the figure a rate search on two shared cores only hints at. The kernel
  * counts it in clock ticks (10 ms), so it is read over whole rounds of hundreds of requests, never one. A JVM's share
- * spent compiling is read apart (Linux: its compiler threads in /proc): on two cores a gateway that still compiles takes
- * that from its requests, and a round's figure would otherwise mix the two.
+ * spent compiling is read apart (Linux: its compiler threads in /proc): on two cores a gateway that still compiles
+ * takes that from its requests, and a round's figure would otherwise mix the two.
  */
 final class ProcessCpu {
     /** Linux's USER_HZ, the unit of /proc's per-thread CPU times, on every architecture the JDK runs on. */

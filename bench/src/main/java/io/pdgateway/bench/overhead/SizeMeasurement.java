@@ -64,7 +64,8 @@ final class SizeMeasurement {
             out.printf(Locale.ROOT, "%n== %s: JIT warm-up, %d requests per target at %.0f req/s%n", scenario,
                     settings.warmupRequests(), settings.warmupRate());
             targets.forEach((name, client) -> {
-                runLoad(client, workload(promptTokens, settings.warmupRate(), seconds, 0), "  JIT warm-up " + name + " ");
+                runLoad(client, workload(promptTokens, settings.warmupRate(), seconds, 0),
+                        "  JIT warm-up " + name + " ");
                 ProcessCpu process = processes.get(name);
                 if (process != null) {
                     LoadSchedule batch = workload(promptTokens, settings.warmupRate(), JitSettling.BATCH_SECONDS, 0);

@@ -64,9 +64,9 @@ class OverheadReportTest {
                 new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5)),
                 new TargetResult(OverheadBenchmark.NGINX, null, null, new ProxyCpu(200, 0, 0))));
 
-        assertThat(OverheadReport.cpu(size, settings)).isEqualTo("proxy CPU a request at 40 req/s (median of the rounds):"
-                + " pd-gateway 400 µs (compiling 25 of it; idle 31.5 ms/s), nginx 200 µs (compiling 0 of it; idle 0.0 ms/s);"
-                + " pd-gateway / nginx x2.00\n");
+        assertThat(OverheadReport.cpu(size, settings)).isEqualTo("proxy CPU a request at 40 req/s (median of the "
+                + "rounds): pd-gateway 400 µs (compiling 25 of it; idle 31.5 ms/s), nginx 200 µs (compiling 0 of it; "
+                + "idle 0.0 ms/s); pd-gateway / nginx x2.00\n");
         assertThat(OverheadReport.cpu(size(300, 100, 300), settings)).isEmpty();
     }
 
