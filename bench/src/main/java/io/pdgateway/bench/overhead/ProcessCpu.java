@@ -21,6 +21,10 @@ final class ProcessCpu {
     /** HotSpot names its JIT compiler threads "C1 CompilerThread0", "C2 CompilerThread1" and so on. */
     static final String COMPILER_THREAD = " CompilerThre";
 
+    /** A target without a process of its own (the pod, a client running both legs): every reading unknown. */
+    static final ProcessCpu NONE = new ProcessCpu(null);
+
+    /** null for {@link #NONE}. */
     private final ProcessHandle process;
 
     private ProcessCpu(ProcessHandle process) {
@@ -33,6 +37,9 @@ final class ProcessCpu {
 
     /** Nanoseconds of CPU so far, or -1 when the system does not say (a process gone, a platform without it). */
     long nanos() {
+        if (process == null) {
+            return -1;
+        }
         long total = 0;
         for (ProcessHandle handle : (Iterable<ProcessHandle>) Stream.concat(Stream.of(process),
                 process.descendants())::iterator) {
@@ -47,9 +54,12 @@ final class ProcessCpu {
 
     /**
      * Nanoseconds the process's JIT compiler threads have used so far: 0 for a process without any (nginx), -1 where
-     * /proc does not say.
+     * /proc does not say or there is no process.
      */
     long compilerNanos() {
+        if (process == null) {
+            return -1;
+        }
         Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
         long ticks = 0;
         try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {

@@ -63,15 +63,12 @@ final class SizeMeasurement {
             double seconds = settings.warmupRequests() / settings.warmupRate();
             out.printf(Locale.ROOT, "%n== %s: JIT warm-up, %d requests per target at %.0f req/s%n", scenario,
                     settings.warmupRequests(), settings.warmupRate());
+            LoadSchedule batch = workload(promptTokens, settings.warmupRate(), JitSettling.BATCH_SECONDS, 0);
             targets.forEach((name, client) -> {
                 runLoad(client, workload(promptTokens, settings.warmupRate(), seconds, 0),
                         "  JIT warm-up " + name + " ");
-                ProcessCpu process = processes.get(name);
-                if (process != null) {
-                    LoadSchedule batch = workload(promptTokens, settings.warmupRate(), JitSettling.BATCH_SECONDS, 0);
-                    JitSettling.settle(name, process::compilerNanos, System::nanoTime, settings.jitSettleSeconds(),
-                            () -> runLoad(client, batch, "  JIT settling " + name + " "), out);
-                }
+                JitSettling.settle(name, processes.getOrDefault(name, ProcessCpu.NONE)::compilerNanos, System::nanoTime,
+                        settings.jitSettleSeconds(), () -> runLoad(client, batch, "  JIT settling " + name + " "), out);
             });
         }
         double sliceSeconds = OverheadSettings.seconds(settings.sliceSeconds(), settings.fixedRate());
@@ -84,17 +81,17 @@ final class SizeMeasurement {
         Map<String, List<Double>> compiler = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
-                ProcessCpu process = processes.get(target.getKey());
-                long before = process == null ? -1 : process.nanos();
-                long compiledBefore = process == null ? -1 : process.compilerNanos();
+                ProcessCpu process = processes.getOrDefault(target.getKey(), ProcessCpu.NONE);
+                long before = process.nanos();
+                long compiledBefore = process.compilerNanos();
                 RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
                         sliceSeconds, round), "  " + target.getKey() + " round " + (round + 1) + " ");
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
                 int requests = RunSummary.of(slice, NO_SLO).requests();
                 cpu.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(ProcessCpu.microsPerRequest(before,
-                        process == null ? -1 : process.nanos(), requests));
+                        process.nanos(), requests));
                 compiler.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(ProcessCpu.microsPerRequest(
-                        compiledBefore, process == null ? -1 : process.compilerNanos(), requests));
+                        compiledBefore, process.compilerNanos(), requests));
             }
         }
         // After the rounds, not before: the warm-up's compilations still running then are not the proxy's idle cost.
@@ -115,9 +112,9 @@ final class SizeMeasurement {
         }
         searchInterleaved(searches, targets, processes, promptTokens);
         List<TargetResult> results = new ArrayList<>();
+        // A target without a process has only unknown readings: its medians are NaN, ProxyCpu.NONE.
         fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
-                processes.containsKey(name) ? new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)),
-                        idle.getOrDefault(name, Double.NaN)) : ProxyCpu.NONE)));
+                new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN)))));
         return new SizeResult(scenario, promptTokens, results);
     }
 
@@ -139,12 +136,12 @@ final class SizeMeasurement {
                 }
                 stepped = true;
                 double seconds = OverheadSettings.seconds(settings.stepSeconds(), rate.getAsDouble());
-                ProcessCpu process = processes.get(entry.getKey());
-                long before = process == null ? -1 : process.nanos();
+                ProcessCpu process = processes.getOrDefault(entry.getKey(), ProcessCpu.NONE);
+                long before = process.nanos();
                 RunRecording run = runLoad(targets.get(entry.getKey()), workload(promptTokens, rate.getAsDouble(),
                         seconds, SEARCH_SEED + round), String.format(Locale.ROOT,
                         "  %s search %.0f req/s ", entry.getKey(), rate.getAsDouble()));
-                long after = process == null ? -1 : process.nanos();
+                long after = process.nanos();
                 RunSummary summary = RunSummary.of(run, NO_SLO);
                 RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
                         summary.ttft().p99(), false, ProcessCpu.microsPerRequest(before, after, summary.requests())));
