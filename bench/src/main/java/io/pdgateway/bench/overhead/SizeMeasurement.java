@@ -114,7 +114,8 @@ final class SizeMeasurement {
         List<TargetResult> results = new ArrayList<>();
         // A target without a process has only unknown readings: its medians are NaN, ProxyCpu.NONE.
         fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
-                new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN)))));
+                new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN)),
+                roundP99s(slices.get(name)))));
         return new SizeResult(scenario, promptTokens, results);
     }
 
@@ -159,11 +160,16 @@ final class SizeMeasurement {
      * every target passed steps it should have failed.
      */
     static double medianP99(List<RunRecording> rounds) {
+        return median(roundP99s(rounds));
+    }
+
+    /** Each round's first-token p99, ms, in the order run. */
+    static List<Double> roundP99s(List<RunRecording> rounds) {
         List<Double> p99s = new ArrayList<>();
         for (RunRecording round : rounds) {
             p99s.add(RunSummary.of(round, NO_SLO).ttft().p99());
         }
-        return median(p99s);
+        return p99s;
     }
 
     /** The median of the values that are numbers, NaN when none is. */

@@ -1,6 +1,7 @@
 package io.pdgateway.bench.overhead;
 
 import io.pdgateway.workload.report.RunReport;
+import java.util.List;
 
 
 /**
@@ -8,10 +9,21 @@ import io.pdgateway.workload.report.RunReport;
  *
  * @param search null when the search was skipped
  * @param cpu the proxy's CPU, {@link ProxyCpu#NONE} for a target without a process of its own
+ * @param roundTtftP99s each fixed-rate round's own first-token p99, ms, in the order run (the table's p99 pools them)
  */
-public record TargetResult(String target, RunReport fixedRate, RateSearch search, ProxyCpu cpu) {
-    /** A target without CPU figures. */
+public record TargetResult(String target, RunReport fixedRate, RateSearch search, ProxyCpu cpu,
+        List<Double> roundTtftP99s) {
+    public TargetResult {
+        roundTtftP99s = List.copyOf(roundTtftP99s);
+    }
+
+    /** A target without CPU figures or rounds of its own. */
     public TargetResult(String target, RunReport fixedRate, RateSearch search) {
-        this(target, fixedRate, search, ProxyCpu.NONE);
+        this(target, fixedRate, search, ProxyCpu.NONE, List.of());
+    }
+
+    /** The median of its rounds' p99s: one round's stall, whichever target it hits, does not decide it. */
+    public double medianRoundTtftP99() {
+        return SizeMeasurement.median(roundTtftP99s);
     }
 }

@@ -61,13 +61,26 @@ class OverheadReportTest {
                 null);
         SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
                 new TargetResult(OverheadBenchmark.DIRECT, null, null),
-                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5)),
-                new TargetResult(OverheadBenchmark.NGINX, null, null, new ProxyCpu(200, 0, 0))));
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5), List.of()),
+                new TargetResult(OverheadBenchmark.NGINX, null, null, new ProxyCpu(200, 0, 0), List.of())));
 
         assertThat(OverheadReport.cpu(size, settings)).isEqualTo("proxy CPU a request at 40 req/s (median of the "
                 + "rounds): pd-gateway 400 µs (compiling 25 of it; idle 31.5 ms/s), nginx 200 µs (compiling 0 of it; "
                 + "idle 0.0 ms/s); pd-gateway / nginx x2.00\n");
         assertThat(OverheadReport.cpu(size(300, 100, 300), settings)).isEmpty();
+    }
+
+    @Test
+    void eachRoundsP99_isListed_andTheMedianAddsToTheReferencesMedian() {
+        SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 51200, List.of(
+                new TargetResult(OverheadBenchmark.DIRECT, null, null, ProxyCpu.NONE, List.of(25.5, 24.0, 30.0)),
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, ProxyCpu.NONE, List.of(28.0, 1819.0, 27.0)),
+                new TargetResult(OverheadBenchmark.NGINX, null, null, ProxyCpu.NONE, List.of(26.0, 26.5, 41.0))));
+
+        assertThat(OverheadReport.rounds(size)).isEqualTo("TTFT p99 by round, ms: direct 25.5 / 24.0 / 30.0 (median "
+                + "25.50), pd-gateway 28.0 / 1819.0 / 27.0 (median 28.00, added 2.50), "
+                + "nginx 26.0 / 26.5 / 41.0 (median 26.50, added 1.00)\n");
+        assertThat(OverheadReport.rounds(size(300, 100, 300))).isEmpty();
     }
 
     @Test
