@@ -79,6 +79,7 @@ final class SizeMeasurement {
         Map<String, List<RunRecording>> slices = new LinkedHashMap<>();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         Map<String, List<Double>> compiler = new LinkedHashMap<>();
+        Map<String, List<Double>> p99s = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : targets.entrySet()) {
                 ProcessCpu process = processes.getOrDefault(target.getKey(), ProcessCpu.NONE);
@@ -87,7 +88,9 @@ final class SizeMeasurement {
                 RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
                         sliceSeconds, round), "  " + target.getKey() + " round " + (round + 1) + " ");
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
-                int requests = RunSummary.of(slice, NO_SLO).requests();
+                RunSummary summary = RunSummary.of(slice, NO_SLO);
+                int requests = summary.requests();
+                p99s.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(summary.ttft().p99());
                 cpu.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(ProcessCpu.microsPerRequest(before,
                         process.nanos(), requests));
                 compiler.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(ProcessCpu.microsPerRequest(
@@ -101,8 +104,11 @@ final class SizeMeasurement {
             fixed.put(target.getKey(), RunReport.of(scenario + " " + size + " " + target.getKey(),
                     target.getValue().endpoint().toString(), RunRecording.concat(slices.get(target.getKey())), NO_SLO));
         }
-        // Every target is judged against the reference's p99: the limit a user's latency budget would set.
-        double baseline = medianP99(slices.get(reference));
+        // Every target is judged against the reference's p99, the limit a user's latency budget would set: the median
+        // of its rounds' p99s, because a p99 of a few hundred requests is their few slowest, and one pause of the load
+        // generator's JVM in one round once made the pooled p99 47 ms against 1.5 ms in the next run, so every target
+        // passed steps it should have failed.
+        double baseline = median(p99s.get(reference));
         Map<String, RateSearch> searches = new LinkedHashMap<>();
         for (String target : targets.keySet()) {
             if (settings.searchSteps() > 0 && baseline > 0) {
@@ -115,7 +121,7 @@ final class SizeMeasurement {
         // A target without a process has only unknown readings: its medians are NaN, ProxyCpu.NONE.
         fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
                 new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN)),
-                roundP99s(slices.get(name)))));
+                p99s.get(name))));
         return new SizeResult(scenario, promptTokens, results);
     }
 
@@ -152,24 +158,6 @@ final class SizeMeasurement {
                                 "; %.0f µs of CPU a request", judged.cpuMicrosPerRequest()));
             }
         }
-    }
-
-    /**
-     * The median of the rounds' first-token p99s: a p99 of a few hundred requests is their few slowest, and one pause
-     * of the load generator's JVM in one round once made the pooled p99 47 ms against 1.5 ms in the next run, so
-     * every target passed steps it should have failed.
-     */
-    static double medianP99(List<RunRecording> rounds) {
-        return median(roundP99s(rounds));
-    }
-
-    /** Each round's first-token p99, ms, in the order run. */
-    static List<Double> roundP99s(List<RunRecording> rounds) {
-        List<Double> p99s = new ArrayList<>();
-        for (RunRecording round : rounds) {
-            p99s.add(RunSummary.of(round, NO_SLO).ttft().p99());
-        }
-        return p99s;
     }
 
     /** The median of the values that are numbers, NaN when none is. */
