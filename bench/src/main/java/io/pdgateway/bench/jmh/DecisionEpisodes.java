@@ -9,11 +9,11 @@ import java.util.Map;
 /**
  * Whether a decision's tail is scattered or comes in episodes: {@link RoutingDecisionBenchmark}'s decisions timed one
  * by one on the wall clock, in windows of a few seconds, and the slow ones (over a factor of the window's median)
- * grouped into episodes: at least {@link #EPISODE_MIN_SLOW} slow decisions with at most {@link #EPISODE_MAX_GAP} between
- * two of them. A slow decision of its own (a timer interrupt, a collection) stays scattered; a stretch of tens of
- * milliseconds in which every decision runs twice as long is the machine's, not the code's, when the next window has
- * none with the same code, state and compilations. Each window reports its percentiles, its episodes, and the p99 of
- * the decisions outside them: a diagnosis beside JMH's figure, never instead of it.
+ * grouped into episodes: at least {@link #EPISODE_MIN_SLOW} slow decisions with at most {@link #EPISODE_MAX_GAP}
+ * between two of them. A slow decision of its own (a timer interrupt, a collection) stays scattered; a stretch of tens
+ * of milliseconds in which every other decision runs twice as long is a phase, of the machine or of a state the
+ * decisions pass through, and tells where to look next. Each window reports its percentiles, its episodes, and the
+ * p99 of the decisions outside them: a diagnosis beside JMH's figure, never instead of it.
  *
  * <p>{@code java -cp bench/target/benchmarks.jar io.pdgateway.bench.jmh.DecisionEpisodes [pods=512]
  * [policies=predicted_ttft/token_load] [promptTokens=8000] [warmup=100000] [decisions=300000] [windows=4]
