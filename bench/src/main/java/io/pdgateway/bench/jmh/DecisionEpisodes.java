@@ -2,7 +2,6 @@ package io.pdgateway.bench.jmh;
 
 import io.pdgateway.core.session.PromptFeatures;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -26,16 +25,9 @@ public final class DecisionEpisodes {
     private DecisionEpisodes() {}
 
     public static void main(String[] args) {
-        Map<String, String> options = new HashMap<>(Map.of("pods", "512", "policies", "predicted_ttft/token_load",
+        Map<String, String> options = ToolOptions.parse(Map.of("pods", "512", "policies", "predicted_ttft/token_load",
                 "promptTokens", "8000", "warmup", "100000", "decisions", "300000", "windows", "4", "slowFactor",
-                "1.7"));
-        for (String arg : args) {
-            String[] kv = arg.split("=", 2);
-            if (!options.containsKey(kv[0]) || kv.length != 2) {
-                throw new IllegalArgumentException("unknown option " + arg);
-            }
-            options.put(kv[0], kv[1]);
-        }
+                "1.7"), args);
         DecisionBatches model = new DecisionBatches(Integer.parseInt(options.get("pods")), options.get("policies"),
                 Integer.parseInt(options.get("promptTokens")), true);
         for (int i = Integer.parseInt(options.get("warmup")); i > 0; i--) {
@@ -105,13 +97,10 @@ public final class DecisionEpisodes {
                 }
             }
             Arrays.sort(outside);
-            return new Window(micros(sorted, 0.5), micros(sorted, 0.95), micros(sorted, 0.99), micros(sorted, 0.999),
+            return new Window(SortedNanos.micros(sorted, 0.5), SortedNanos.micros(sorted, 0.95),
+                    SortedNanos.micros(sorted, 0.99), SortedNanos.micros(sorted, 0.999),
                     (double) slow / wall.length, episodes, episodeDecisions, episodeNanos / 1e6,
-                    outside.length == 0 ? Double.NaN : micros(outside, 0.99));
-        }
-
-        private static double micros(long[] sorted, double quantile) {
-            return sorted[Math.min(sorted.length - 1, (int) (sorted.length * quantile))] / 1e3;
+                    outside.length == 0 ? Double.NaN : SortedNanos.micros(outside, 0.99));
         }
 
         @Override

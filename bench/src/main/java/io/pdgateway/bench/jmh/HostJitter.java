@@ -63,16 +63,12 @@ public final class HostJitter {
         if (sorted.length == 0) {
             return;
         }
-        double median = percentile(sorted, 0.5);
+        double median = SortedNanos.micros(sorted, 0.5);
         System.out.printf(Locale.ROOT, "gap µs: p50 %.1f, p90 %.1f, p99 %.1f, max %.1f%n", median,
-                percentile(sorted, 0.9), percentile(sorted, 0.99), sorted[sorted.length - 1] / 1e3);
+                SortedNanos.micros(sorted, 0.9), SortedNanos.micros(sorted, 0.99), sorted[sorted.length - 1] / 1e3);
         // rate × (d + gap) = 1 %: an operation at least this long has a gap in its p99.
         double onePercentMicros = 0.01 / rate * 1e6 - median;
         System.out.printf(Locale.ROOT, "an operation of %.1f µs or longer is hit in 1 %% of its runs: its p99 includes"
                 + " a gap (about %.1f µs)%n", Math.max(0, onePercentMicros), median);
-    }
-
-    private static double percentile(long[] sorted, double p) {
-        return sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))] / 1e3;
     }
 }

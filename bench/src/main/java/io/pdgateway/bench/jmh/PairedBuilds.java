@@ -8,7 +8,6 @@ import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -133,16 +132,8 @@ public final class PairedBuilds {
     }
 
     private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new HashMap<>(Map.of("pods", "512", "policies", "predicted_ttft/token_load",
-                "promptTokens", "8000", "rounds", "60", "batch", "1000", "pairs", "3"));
-        for (String arg : args) {
-            String[] kv = arg.split("=", 2);
-            if (!options.containsKey(kv[0]) || kv.length < 2) {
-                throw new IllegalArgumentException("unknown option " + arg);
-            }
-            options.put(kv[0], kv[1]);
-        }
-        return options;
+        return ToolOptions.parse(Map.of("pods", "512", "policies", "predicted_ttft/token_load", "promptTokens", "8000",
+                "rounds", "60", "batch", "1000", "pairs", "3"), args);
     }
 
     /**
