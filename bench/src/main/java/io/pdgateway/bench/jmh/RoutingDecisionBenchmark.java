@@ -25,8 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * blocks as in production; {@code -p turns=repeat} routes one prompt over and over, as the benchmark did before
  * 2026-12-03 (every hold then finds all its blocks: cheaper, and not what a conversation costs). The rewrite of the
  * new blocks' hashes (50 longs at 8k tokens) is inside the measured call. The client did not ask
- * for x-pd-decision, so the decision's scores are the model's working arrays. Sampled, so the report has percentiles:
- * the acceptance figure is p99.
+ * for x-pd-decision, so the decision's scores are the model's working arrays. The session's time advances 500 µs a
+ * decision, not with the machine's clock, so every run makes the same decisions ({@link DecisionBatches}). Sampled,
+ * so the report has percentiles: the acceptance figure is p99.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
