@@ -29,7 +29,8 @@ public final class PrefillState {
     public static double answerMillis(double[] state, int at, double uncached, double cached, double computeMillis) {
         double work = PrefillTimeModel.work(state, at, state[at + LEGS] + 1, state[at + TOKENS] + uncached,
                 state[at + ATTENTION] + PrefillTimeModel.attention(uncached, cached));
-        return Math.max(computeMillis, work - state[at + HEAD_PROGRESS]);
+        // NaN when the fit is (the own compute is then NaN too, and so is the work): what Math.max gave
+        return PrefillTimeModel.atLeast(computeMillis, work - state[at + HEAD_PROGRESS]);
     }
 
     /**

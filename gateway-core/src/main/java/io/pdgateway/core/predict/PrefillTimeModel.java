@@ -117,8 +117,18 @@ public final class PrefillTimeModel {
     }
 
     static double work(double[] fit, int at, double legs, double tokens, double attention) {
-        return Math.max(0, fit[at] * legs + fit[at + 1] * tokens * TOKEN_SCALE
+        return atLeast(0, fit[at] * legs + fit[at + 1] * tokens * TOKEN_SCALE
                 + fit[at + 2] * attention * QUADRATIC_SCALE);
+    }
+
+    /**
+     * The larger of {@code floor} and {@code x}, NaN when x is NaN: {@code Math.max} but for the sign of a zero, which
+     * no prediction here tells apart. A predicted_ttft decision makes three such comparisons for every prefill pod, and
+     * with {@code Math.max} (whose NaN and -0.0 rules cost a chain of blends on x86) they took 2 µs of a 12.5 µs
+     * decision at 512 pods (JDK 17, 2026-12-06).
+     */
+    static double atLeast(double floor, double x) {
+        return x < floor ? floor : x;
     }
 
     /** Learns from one timed prefill of one prompt alone on the pod. */
