@@ -1,0 +1,79 @@
+package io.pdgateway.bench.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * The control beside {@link RoutingDecisionBenchmark}: work that is the same every time, run and timed the same way
+ * (sampled by JMH, each run also timed on its own, {@link EveryOperation}), so the distance between its p99 and its
+ * p50 is what the machine adds to any operation of that length, and the distance between JMH's p99 and that of every
+ * run is what JMH's sampling adds. The unit is {@link CpuJitter}'s chain of dependent reads and writes at random places
+ * in a 16 MB array, {@code reads} long: pick it so its p50 matches the decision's. {@code bin/bench-jmh
+ * "RoutingDecisionBenchmark|FixedWorkBenchmark" -p pods=512 -p promptTokens=8000 -p reads=175,270}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class FixedWorkBenchmark {
+    private static final int SLOTS = 1 << 21;
+
+    /** Reads a unit: 175 and 270 took about 7.5 and 12 µs on the build machine (2026-12-06). */
+    @Param({"175", "270"})
+    int reads;
+
+    private long[] memory;
+    private long x = 1;
+    private final EveryOperation timed = new EveryOperation("unit");
+
+    @Setup
+    public void setUp() {
+        memory = new long[SLOTS];
+    }
+
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        timed.measuring(params.getType() == IterationType.MEASUREMENT);
+    }
+
+    @TearDown(Level.Iteration)
+    public void iterationDone() {
+        RoutingDecisionBenchmark.print(timed.iteration());
+    }
+
+    @TearDown(Level.Trial)
+    public void trialDone() {
+        RoutingDecisionBenchmark.print(timed.trial());
+    }
+
+    @Benchmark
+    public long unit() {
+        long start = System.nanoTime();
+        long[] m = memory;
+        long next = x;
+        for (int r = 0; r < reads; r++) {
+            int at = (int) (next >>> 43) & (SLOTS - 1);
+            m[at] += r;
+            next = next * 6364136223846793005L + 1442695040888963407L + m[at]; // the next place needs this one
+        }
+        x = next;
+        timed.record(System.nanoTime() - start);
+        return next;
+    }
+}
