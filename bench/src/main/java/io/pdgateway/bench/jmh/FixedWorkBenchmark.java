@@ -1,21 +1,8 @@
 package io.pdgateway.bench.jmh;
 
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * The control beside {@link RoutingDecisionBenchmark}: work that is the same every time, run and timed the same way
@@ -25,13 +12,7 @@ import org.openjdk.jmh.runner.IterationType;
  * in a 16 MB array, {@code reads} long: pick it so its p50 matches the decision's. {@code bin/bench-jmh
  * "RoutingDecisionBenchmark|FixedWorkBenchmark" -p pods=512 -p promptTokens=8000 -p reads=175,270}.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class FixedWorkBenchmark {
+public class FixedWorkBenchmark extends MicrosecondBenchmark {
     private static final int SLOTS = 1 << 21;
 
     /** Reads a unit: 175 and 270 took about 7.5 and 12 µs on the build machine (2026-12-06). */
@@ -40,26 +21,14 @@ public class FixedWorkBenchmark {
 
     private long[] memory;
     private long x = 1;
-    private final EveryOperation timed = new EveryOperation("unit");
+
+    public FixedWorkBenchmark() {
+        super("unit");
+    }
 
     @Setup
     public void setUp() {
         memory = new long[SLOTS];
-    }
-
-    @Setup(Level.Iteration)
-    public void iteration(IterationParams params) {
-        timed.measuring(params.getType() == IterationType.MEASUREMENT);
-    }
-
-    @TearDown(Level.Iteration)
-    public void iterationDone() {
-        RoutingDecisionBenchmark.print(timed.iteration());
-    }
-
-    @TearDown(Level.Trial)
-    public void trialDone() {
-        RoutingDecisionBenchmark.print(timed.trial());
     }
 
     @Benchmark

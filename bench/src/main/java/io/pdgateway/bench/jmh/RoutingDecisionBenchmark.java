@@ -1,22 +1,9 @@
 package io.pdgateway.bench.jmh;
 
 import io.pdgateway.core.session.Routed;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * One pd routing decision as the server makes it: through the {@link RoutingSession} (the whole cascade, steps 0-5,
@@ -35,13 +22,7 @@ import org.openjdk.jmh.runner.IterationType;
  * ({@link EveryOperation}), so each decision is also timed on its own and the percentiles of all of them printed
  * beside JMH's ("every decision of the trial"): the acceptance figure is that p99.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class RoutingDecisionBenchmark {
+public class RoutingDecisionBenchmark extends MicrosecondBenchmark {
     @Param({"8", "64", "512", "4096"})
     int pods;
 
@@ -59,26 +40,14 @@ public class RoutingDecisionBenchmark {
     String turns;
 
     private DecisionBatches decisions;
-    private final EveryOperation timed = new EveryOperation("decision");
+
+    public RoutingDecisionBenchmark() {
+        super("decision");
+    }
 
     @Setup
     public void setUp() {
         decisions = new DecisionBatches(pods, policies, promptTokens, !turns.equals("repeat"));
-    }
-
-    @Setup(Level.Iteration)
-    public void iteration(IterationParams params) {
-        timed.measuring(params.getType() == IterationType.MEASUREMENT);
-    }
-
-    @TearDown(Level.Iteration)
-    public void iterationDone() {
-        print(timed.iteration());
-    }
-
-    @TearDown(Level.Trial)
-    public void trialDone() {
-        print(timed.trial());
     }
 
     @Benchmark
@@ -87,11 +56,5 @@ public class RoutingDecisionBenchmark {
         Routed routed = decisions.decide(decisions.next());
         timed.record(System.nanoTime() - start);
         return routed;
-    }
-
-    static void print(String line) {
-        if (line != null) {
-            System.out.println(System.lineSeparator() + line);
-        }
     }
 }
