@@ -123,9 +123,9 @@ public final class PrefillTimeModel {
 
     /**
      * The larger of {@code floor} and {@code x}, NaN when x is NaN: {@code Math.max} but for the sign of a zero, which
-     * no prediction here tells apart. A predicted_ttft decision makes three such comparisons for every prefill pod, and
-     * with {@code Math.max} (whose NaN and -0.0 rules cost a chain of blends on x86) they took 2 µs of a 12.5 µs
-     * decision at 512 pods (JDK 17, 2026-12-06).
+     * no prediction here tells apart. A predicted_ttft decision makes three such comparisons for every prefill pod;
+     * with {@code Math.max} (whose NaN and -0.0 rules cost a chain of blends on x86) a 512-pod decision's median was
+     * 0.8 µs longer (12.5 µs, JDK 17, 2026-12-06).
      */
     static double atLeast(double floor, double x) {
         return x < floor ? floor : x;
