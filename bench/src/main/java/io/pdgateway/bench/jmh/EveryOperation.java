@@ -13,11 +13,11 @@ import java.util.Locale;
  * JMH where every run of it, timed here in the same iterations, read 19.5-26.5 µs (2026-12-06).
  *
  * <p>Records the measurement iterations' operations (up to {@link #CAPACITY}; later ones are timed but not kept) and
- * prints their percentiles, per iteration and pooled over the trial, beside JMH's report. The two clock reads an
- * operation add (about 50 ns) are inside JMH's own sample as well.
+ * gives their percentiles, per iteration and pooled over the trial, for {@link MicrosecondBenchmark} to print beside
+ * JMH's report. The two clock reads an operation add (about 50 ns) are inside JMH's own sample as well.
  */
 final class EveryOperation {
-    /** Operations kept a trial: a minute of 10 µs operations, 16 MB. */
+    /** Operations kept a trial: 20 s of 10 µs operations, 16 MB. */
     static final int CAPACITY = 1 << 21;
 
     private final String what;
