@@ -18,7 +18,8 @@ import java.util.Locale;
  * (250 reads: about 20 µs a unit on the 2026 build machine, a 512-pod decision's length).
  */
 public final class CpuJitter {
-    private static final int SLOTS = 1 << 21;
+    /** The unit's memory: 16 MB of longs. */
+    static final int SLOTS = 1 << 21;
 
     private CpuJitter() {}
 
@@ -55,14 +56,24 @@ public final class CpuJitter {
         long x = 1;
         for (int u = 0; u < units; u++) {
             long start = threads.getCurrentThreadCpuTime();
-            for (int r = 0; r < reads; r++) {
-                int at = (int) (x >>> 43) & (SLOTS - 1);
-                memory[at] += r;
-                x = x * 6364136223846793005L + 1442695040888963407L + memory[at]; // the next place needs this one
-            }
+            x = unit(memory, x, reads);
             cpu[u] = threads.getCurrentThreadCpuTime() - start;
         }
         memory[0] += x; // keeps the chain live
         return cpu;
+    }
+
+    /**
+     * One unit of work: {@code reads} dependent reads and writes at random places in {@code memory} ({@link #SLOTS}
+     * long), the chain continuing from {@code x}; returns where it ended, for the next unit to continue from.
+     */
+    static long unit(long[] memory, long x, int reads) {
+        long next = x;
+        for (int r = 0; r < reads; r++) {
+            int at = (int) (next >>> 43) & (SLOTS - 1);
+            memory[at] += r;
+            next = next * 6364136223846793005L + 1442695040888963407L + memory[at]; // the next place needs this one
+        }
+        return next;
     }
 }

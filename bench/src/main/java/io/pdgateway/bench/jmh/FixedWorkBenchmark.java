@@ -13,8 +13,6 @@ import org.openjdk.jmh.annotations.Setup;
  * "RoutingDecisionBenchmark|FixedWorkBenchmark" -p pods=512 -p promptTokens=8000 -p reads=175,270}.
  */
 public class FixedWorkBenchmark extends MicrosecondBenchmark {
-    private static final int SLOTS = 1 << 21;
-
     /** Reads a unit: 175 and 270 took about 7.5 and 12 µs on the build machine (2026-12-06). */
     @Param({"175", "270"})
     int reads;
@@ -28,21 +26,14 @@ public class FixedWorkBenchmark extends MicrosecondBenchmark {
 
     @Setup
     public void setUp() {
-        memory = new long[SLOTS];
+        memory = new long[CpuJitter.SLOTS];
     }
 
     @Benchmark
     public long unit() {
         long start = System.nanoTime();
-        long[] m = memory;
-        long next = x;
-        for (int r = 0; r < reads; r++) {
-            int at = (int) (next >>> 43) & (SLOTS - 1);
-            m[at] += r;
-            next = next * 6364136223846793005L + 1442695040888963407L + m[at]; // the next place needs this one
-        }
-        x = next;
+        x = CpuJitter.unit(memory, x, reads);
         timed.record(System.nanoTime() - start);
-        return next;
+        return x;
     }
 }
