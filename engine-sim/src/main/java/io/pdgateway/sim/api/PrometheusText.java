@@ -30,6 +30,18 @@ public final class PrometheusText {
         return this;
     }
 
+    /**
+     * An info metric as Python's prometheus_client writes vLLM's: a gauge at 1 whose labels carry the facts, and only
+     * those labels (not the base ones).
+     *
+     * @param labels label pairs already rendered ({@link #label}), comma-separated
+     */
+    public PrometheusText info(String name, String help, String labels) {
+        header(name, help, "gauge");
+        out.append(name).append('{').append(labels).append("} ").append(number(1)).append('\n');
+        return this;
+    }
+
     /** A counter; {@code name} carries the {@code _total} suffix. */
     public PrometheusText counter(String name, String help, double value) {
         header(name, help, "counter");

@@ -50,6 +50,8 @@ final class SglangMetrics {
                 .gauge("sglang:num_decode_prealloc_queue_reqs",
                         "The number of decode requests waiting for their KV.", stats.kvFetchesInFlight)
                 .gauge("sglang:token_usage", "The token usage of the KV cache, 0..1.", pod.kvPool().usage())
+                .gauge("sglang:max_total_num_tokens", "Maximum total number of tokens in the KV cache pool.",
+                        pod.kvPool().capacityTokens())
                 .gauge("sglang:gen_throughput", "The generation throughput (token/s).", throughput)
                 .gauge("sglang:cache_hit_rate", "The prefix cache hit rate.", hitRate)
                 .counter("sglang:prompt_tokens_total", "Number of prefill tokens processed.", stats.promptTokens)

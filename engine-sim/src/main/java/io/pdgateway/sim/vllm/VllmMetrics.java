@@ -63,6 +63,23 @@ public final class VllmMetrics {
                         "Histogram of time spent in WAITING phase for request.", stats.queueTime)
                 .histogram("vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.",
                         stats.e2eLatency)
+                .info("vllm:cache_config_info", "Information of the LLMEngine CacheConfig", cacheConfig(pod))
                 .toString();
+    }
+
+    /**
+     * vLLM's cache_config_info labels: its CacheConfig's fields as strings (CacheConfig.metrics_info), here the ones
+     * that describe the cache's size and use, and the engine index V1 adds. The KV cache holds num_gpu_blocks blocks
+     * of block_size tokens: what a router reads as the pod's cache capacity.
+     */
+    static String cacheConfig(PodContext pod) {
+        int blockSize = pod.config().timing().blockSizeTokens();
+        return String.join(",",
+                PrometheusText.label("block_size", Integer.toString(blockSize)),
+                PrometheusText.label("cache_dtype", "auto"),
+                PrometheusText.label("enable_prefix_caching", "True"),
+                PrometheusText.label("num_gpu_blocks", Integer.toString(pod.kvPool().capacityTokens() / blockSize)),
+                PrometheusText.label("num_gpu_blocks_override", "None"),
+                PrometheusText.label("engine", "0"));
     }
 }

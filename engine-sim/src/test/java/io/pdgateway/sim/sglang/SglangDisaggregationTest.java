@@ -18,6 +18,7 @@ import io.pdgateway.sim.RawHttp;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
 import io.pdgateway.sim.SimRole;
+import io.pdgateway.sim.TimingProfile;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -222,5 +223,8 @@ class SglangDisaggregationTest {
             "sglang:num_decode_prealloc_queue_reqs"}) {
             assertThat(samples).as(name).containsKey(name + "{model_name=\"my-model\"}");
         }
+        // The KV pool's size, as SGLang sets it once at start: a router's view of the pod's cache capacity.
+        assertThat(samples.get("sglang:max_total_num_tokens{model_name=\"my-model\"}"))
+                .isEqualTo((double) TimingProfile.llama3_8b_h100().kvCapacityTokens());
     }
 }

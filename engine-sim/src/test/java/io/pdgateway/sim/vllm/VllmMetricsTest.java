@@ -77,6 +77,17 @@ class VllmMetricsTest {
     }
 
     @Test
+    void cacheConfigInfo_givesTheKvCacheSize_asVllmDoes() {
+        String page = get(pod, "/metrics").body();
+        int blocks = TimingProfile.llama3_8b_h100().kvCapacityTokens() / 16; // 434,000 tokens in 16-token blocks
+
+        // An info metric: one sample at 1, CacheConfig's fields as labels, and not the model's.
+        assertThat(sample(prometheus(page), "vllm:cache_config_info", "block_size=\"16\"",
+                "num_gpu_blocks=\"" + blocks + "\"", "engine=\"0\"")).isEqualTo(1.0);
+        assertThat(page).containsOnlyOnce("vllm:cache_config_info{").doesNotContain("vllm:cache_config_info{model_name");
+    }
+
+    @Test
     void countersAndHistograms_addUpAfterRequests() {
         Map<String, Double> before = scrape();
 

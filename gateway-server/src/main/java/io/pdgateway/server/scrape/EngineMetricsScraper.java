@@ -175,18 +175,40 @@ public final class EngineMetricsScraper implements AutoCloseable {
     static double kvCapacityTokens(EngineMetricNames names, String text, Map<String, Double> values) {
         if (names.cacheConfigInfo() != null) {
             Map<String, String> config = PrometheusText.labels(text, names.cacheConfigInfo());
-            try {
-                double blocks = Double.parseDouble(config.getOrDefault("num_gpu_blocks", ""));
-                double blockSize = Double.parseDouble(config.getOrDefault("block_size", ""));
-                if (blocks > 0 && blockSize > 0) {
-                    return blocks * blockSize;
-                }
-            } catch (NumberFormatException e) {
-                // no usable cache config: fall through
+            double blocks = positiveNumber(config.get("num_gpu_blocks"));
+            double blockSize = positiveNumber(config.get("block_size"));
+            if (blocks > 0 && blockSize > 0) {
+                return blocks * blockSize;
             }
         }
         Double gauge = names.kvCapacityGauge() == null ? null : values.get(names.kvCapacityGauge());
         return gauge != null && gauge > 0 ? gauge : Double.NaN;
+    }
+
+    /**
+     * A label's value as a positive number, else NaN: absent, "None" (vLLM before its KV cache is sized) or not a
+     * number. Checked before parsing rather than caught: an engine that never reports it made every scrape throw.
+     */
+    static double positiveNumber(String label) {
+        if (label == null || label.isEmpty() || label.length() > 20 || !asciiDigit(label.charAt(0))) {
+            return Double.NaN;
+        }
+        for (int i = 1; i < label.length(); i++) {
+            char c = label.charAt(i);
+            if (!asciiDigit(c) && c != '.') {
+                return Double.NaN;
+            }
+        }
+        try {
+            double value = Double.parseDouble(label);
+            return value > 0 ? value : Double.NaN;
+        } catch (NumberFormatException e) {
+            return Double.NaN; // more than one '.'
+        }
+    }
+
+    private static boolean asciiDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private PodMetrics toMetrics(Pod pod, EngineMetricNames names, Map<String, Double> v, double kvCapacity,
