@@ -157,14 +157,14 @@ class KvEventsRoutingIT {
         direct(X, e);
         await().atMost(WAIT).until(() -> heldBlocks(e, X) == fullBlocks(e));
         String before = cluster.get("/metrics").body();
-        assertThat(gauge(before, KvEventMetrics.STALE_PODS)).isZero();
+        assertThat(TestCluster.unlabelled(before, KvEventMetrics.STALE_PODS)).isZero();
         assertThat(podGauge(before, KvEventMetrics.POD_LIVE, X)).isEqualTo(1.0);
 
         cluster.simPod(X).kvEvents().close(); // the engine keeps serving; its event stream is gone
         // Within the limit (counted from the last message heard, just before the kill), plus the poller's tick and
         // the /metrics round trips as slack.
         await().atMost(1_000 + 1_000, TimeUnit.MILLISECONDS).pollInterval(Duration.ofMillis(20))
-                .until(() -> gauge(cluster.get("/metrics").body(), KvEventMetrics.STALE_PODS) == 1.0);
+                .until(() -> TestCluster.unlabelled(cluster.get("/metrics").body(), KvEventMetrics.STALE_PODS) == 1.0);
         String after = cluster.get("/metrics").body();
         assertThat(podGauge(after, KvEventMetrics.POD_LIVE, X)).as("X's view is the gateway's model now").isZero();
         assertThat(podGauge(after, KvEventMetrics.POD_LIVE, Y)).isEqualTo(1.0);
@@ -275,11 +275,6 @@ class KvEventsRoutingIT {
     private static double podGauge(String metrics, String name, String pod) {
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name + "{pod_name=\"" + id(pod) + "\"}") + " ([0-9.eE+-]+)$")
                 .matcher(metrics);
-        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
-    }
-
-    private static double gauge(String metrics, String name) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " ([0-9.eE+-]+)$").matcher(metrics);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
     }
 }

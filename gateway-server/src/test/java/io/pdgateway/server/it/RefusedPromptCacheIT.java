@@ -8,8 +8,6 @@ import io.pdgateway.sim.TimingProfile;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.Test;
  * emptied it. On the PD path (the prefill pod refuses) and on a standard pod (prefix-cache routing).
  */
 class RefusedPromptCacheIT {
-    private static final Pattern CACHE_BLOCKS = Pattern.compile("(?m)^pd_prefix_cache_model_blocks ([0-9.eE+]+)$");
     /** About 140,000 tokens by the engine's count: over its 131,072-token context. */
     private static final String TOO_LONG = "word ".repeat(112_000).trim();
     private static final int KV_CACHE_TOKENS = 8_000;
@@ -88,7 +85,7 @@ class RefusedPromptCacheIT {
     }
 
     private long blocks() throws Exception {
-        Matcher blocks = CACHE_BLOCKS.matcher(cluster.get("/metrics").body());
-        return blocks.find() ? (long) Double.parseDouble(blocks.group(1)) : 0;
+        double blocks = cluster.metric("pd_prefix_cache_model_blocks");
+        return Double.isNaN(blocks) ? 0 : (long) blocks;
     }
 }

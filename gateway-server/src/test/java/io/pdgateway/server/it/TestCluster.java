@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A gateway, simulated pods of one engine on their own loopback addresses and the pod file between them, for
@@ -274,6 +276,17 @@ final class TestCluster implements AutoCloseable {
     HttpResponse<String> get(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The gateway's unlabelled series {@code name} on /metrics (e.g. pd_prefix_cache_model_blocks), NaN when absent. */
+    double metric(String name) throws Exception {
+        return unlabelled(get("/metrics").body(), name);
+    }
+
+    /** An unlabelled series' value in a Prometheus exposition, NaN when absent. */
+    static double unlabelled(String exposition, String name) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " ([0-9.eE+-]+)$").matcher(exposition);
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
     }
 
     /** A raw HTTP/1.1 chat POST whose body is sent as one chunk under the given Transfer-Encoding. */
