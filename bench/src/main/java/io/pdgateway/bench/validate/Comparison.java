@@ -25,17 +25,43 @@ final class Comparison {
     private final String header;
     private final double loopbackHitRate;
     private final double simulatedHitRate;
+    private final double loopbackSpread;
+    private final double simulatedSpread;
 
-    private Comparison(List<Row> rows, String header, double loopbackHitRate, double simulatedHitRate) {
+    private Comparison(List<Row> rows, String header, double loopbackHitRate, double simulatedHitRate,
+            double loopbackSpread, double simulatedSpread) {
         this.rows = rows;
         this.header = header;
         this.loopbackHitRate = loopbackHitRate;
         this.simulatedHitRate = simulatedHitRate;
+        this.loopbackSpread = loopbackSpread;
+        this.simulatedSpread = simulatedSpread;
     }
 
     /** The same comparison with the engines' prefix-cache hit rates (tokens found over tokens looked up), gated. */
     Comparison withPrefixHits(double loopback, double simulated) {
-        return new Comparison(rows, header, loopback, simulated);
+        return new Comparison(rows, header, loopback, simulated, loopbackSpread, simulatedSpread);
+    }
+
+    /**
+     * The same comparison with each side's prompt tokens per prefilling pod (prefill and standard pods, in any order),
+     * reported as their max / mean, not gated: where the latencies part, it says whether the two sides spread the work
+     * alike (the routing) or served the same spread differently (the engines).
+     */
+    Comparison withPrefillSpread(long[] loopbackTokensByPod, long[] simulatedTokensByPod) {
+        return new Comparison(rows, header, loopbackHitRate, simulatedHitRate, spread(loopbackTokensByPod),
+                spread(simulatedTokensByPod));
+    }
+
+    /** max / mean; NaN with fewer than two pods or no tokens. */
+    static double spread(long[] tokensByPod) {
+        long max = 0;
+        long sum = 0;
+        for (long tokens : tokensByPod) {
+            max = Math.max(max, tokens);
+            sum += tokens;
+        }
+        return tokensByPod.length < 2 || sum == 0 ? Double.NaN : max / ((double) sum / tokensByPod.length);
     }
 
     static Comparison of(List<RequestRecord> simulated, List<RequestResult> loopback, double timeScale) {
@@ -68,7 +94,7 @@ final class Comparison {
         }
         String header = String.format(Locale.ROOT, "%d requests; standard-pod path: loopback %d, simulator %d; "
                 + "loopback errors: %d%n", n, realStandard, simStandard, errors);
-        return new Comparison(rows, header, Double.NaN, Double.NaN);
+        return new Comparison(rows, header, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     private static void fill(double[][] into, int i, double ttft, double tpot, boolean standard) {
@@ -98,6 +124,10 @@ final class Comparison {
                     fixed(100 * simulatedHitRate), String.format(Locale.ROOT, "%+.1f pt", 100 * gap),
                     hitAgrees(tolerances) ? "ok" : "OUTSIDE " + pct(tolerances.prefixHit()).replace("%", " pt")));
         }
+        if (!Double.isNaN(loopbackSpread) || !Double.isNaN(simulatedSpread)) {
+            out.append(String.format(Locale.ROOT, format, "prefill max/mean", spread(loopbackSpread),
+                    spread(simulatedSpread), "", "(prompt tokens per prefilling pod; reported)"));
+        }
         out.append(String.format(Locale.ROOT, "tolerance: p50 within %s, p90 within %s, on all requests (p99 and "
                 + "per-path rows are reported, not gated); prefix hit rate within %.0f points%n", pct(toleranceP50),
                 pct(toleranceP90), 100 * tolerances.prefixHit()));
@@ -124,6 +154,10 @@ final class Comparison {
 
     private static String pct(double fraction) {
         return String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+    }
+
+    private static String spread(double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f", value);
     }
 
     private static String fixed(double value) {

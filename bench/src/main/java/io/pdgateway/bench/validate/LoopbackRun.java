@@ -44,8 +44,12 @@ final class LoopbackRun {
 
     private LoopbackRun() {}
 
-    /** The request results, aligned with the requests, and the serving engines' prefix-cache counters. */
-    record Outcome(List<RequestResult> results, long prefixQueriedTokens, long prefixHitTokens) {
+    /**
+     * The request results, aligned with the requests, and the serving engines' prefix-cache counters: in all, and the
+     * tokens each prefilling pod was asked for.
+     */
+    record Outcome(List<RequestResult> results, long prefixQueriedTokens, long prefixHitTokens,
+            long[] queriedTokensByPod) {
         double prefixHitRate() {
             return prefixQueriedTokens == 0 ? 0 : (double) prefixHitTokens / prefixQueriedTokens;
         }
@@ -70,10 +74,18 @@ final class LoopbackRun {
             }
             Future.all(warmup).await();
             // Warm-up prompts share nothing with the run, but they are counted: read the counters before and after.
-            long[] before = prefixCounters(cluster);
+            long[][] before = prefixCounters(cluster);
             List<RequestResult> results = replay(vertx, client, requests, timeScale, blockTokens).await();
-            long[] after = prefixCounters(cluster);
-            return new Outcome(results, after[0] - before[0], after[1] - before[1]);
+            long[][] after = prefixCounters(cluster);
+            long[] byPod = new long[after[0].length];
+            long queried = 0;
+            long hits = 0;
+            for (int i = 0; i < byPod.length; i++) {
+                byPod[i] = after[0][i] - before[0][i];
+                queried += byPod[i];
+                hits += after[1][i] - before[1][i];
+            }
+            return new Outcome(results, queried, hits, byPod);
         } finally {
             client.close().await();
             gateway.close().await();
@@ -106,9 +118,12 @@ final class LoopbackRun {
         return done.future();
     }
 
-    /** Prompt tokens queried and found in the prefix caches of the pods that prefill (prefill and standard pods). */
-    private static long[] prefixCounters(LoopbackCluster cluster) throws Exception {
-        long[] sums = new long[2];
+    /**
+     * Prompt tokens queried ([0]) and found ([1]) in the prefix cache of each pod that prefills (prefill and standard
+     * pods), in the cluster's order.
+     */
+    private static long[][] prefixCounters(LoopbackCluster cluster) throws Exception {
+        List<long[]> pods = new ArrayList<>();
         HttpClient http = HttpClient.newHttpClient();
         for (int i = 0; i < cluster.sims().size(); i++) {
             if (SpecLabels.ROLE_DECODE.equals(cluster.entries().get(i).labels().get(SpecLabels.ROLE_NAME))) {
@@ -117,10 +132,15 @@ final class LoopbackRun {
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(
                     URI.create(cluster.sims().get(i).baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
             Map<String, Double> values = PrometheusText.sums(page.body(), Set.of(QUERIES, HITS));
-            sums[0] += Math.round(values.getOrDefault(QUERIES, 0.0));
-            sums[1] += Math.round(values.getOrDefault(HITS, 0.0));
+            pods.add(new long[] {Math.round(values.getOrDefault(QUERIES, 0.0)),
+                Math.round(values.getOrDefault(HITS, 0.0))});
         }
-        return sums;
+        long[][] counters = new long[2][pods.size()];
+        for (int p = 0; p < pods.size(); p++) {
+            counters[0][p] = pods.get(p)[0];
+            counters[1][p] = pods.get(p)[1];
+        }
+        return counters;
     }
 
     private static Future<RequestResult> send(StreamingChatClient client, String prompt, int promptTokens, int maxTokens) {

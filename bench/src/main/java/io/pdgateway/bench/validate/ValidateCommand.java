@@ -5,6 +5,7 @@ import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.routingsim.cluster.ClusterShape;
 import io.pdgateway.routingsim.cluster.ClusterShapeReader;
 import io.pdgateway.routingsim.cluster.PodGroup;
+import io.pdgateway.routingsim.engine.EngineRole;
 import io.pdgateway.routingsim.policy.PolicyRegistry;
 import io.pdgateway.routingsim.policy.PolicySpec;
 import io.pdgateway.routingsim.run.PodSummary;
@@ -107,7 +108,8 @@ public final class ValidateCommand implements Callable<Integer> {
                 LoopbackShapes.of(shape, timeScale), shape.timing().blockSizeTokens());
         System.err.printf(Locale.ROOT, "  loopback: %.1f s wall%n", (System.nanoTime() - start) / 1e9);
         Comparison comparison = Comparison.of(simulated.records(), loopback.results(), timeScale)
-                .withPrefixHits(loopback.prefixHitRate(), simulatedHitRate(simulated));
+                .withPrefixHits(loopback.prefixHitRate(), simulatedHitRate(simulated))
+                .withPrefillSpread(loopback.queriedTokensByPod(), simulatedQueriedTokensByPod(simulated));
         Comparison.Tolerances tolerances = new Comparison.Tolerances(toleranceP50, toleranceP90, toleranceHit);
         System.out.print(comparison.table(tolerances));
         return comparison.agrees(tolerances) && simulated.violations().isEmpty() ? 0 : 1;
@@ -131,6 +133,12 @@ public final class ValidateCommand implements Callable<Integer> {
             hits += pod.prefixHitTokens();
         }
         return queried == 0 ? 0 : (double) hits / queried;
+    }
+
+    /** Prompt tokens each simulated prefilling pod (prefill and standard) looked up in its prefix cache. */
+    static long[] simulatedQueriedTokensByPod(RunResult run) {
+        return run.pods().stream().filter(pod -> pod.role() != EngineRole.DECODE)
+                .mapToLong(PodSummary::prefixQueriedTokens).toArray();
     }
 
     /** Whether a simulator record took the standard-pod path. */

@@ -91,6 +91,13 @@ class ValidationTest {
         Comparison hitsApart = ok.withPrefixHits(0.50, 0.60);
         assertThat(hitsApart.agrees(tolerances)).isFalse();
         assertThat(hitsApart.table(tolerances)).contains("prefix hit %").contains("+10.0 pt").contains("OUTSIDE");
+
+        // Reported, not gated: one side's prefill pods loaded 3:1, the other's evenly.
+        Comparison spread = ok.withPrefillSpread(new long[] {300, 100}, new long[] {200, 200});
+        assertThat(spread.agrees(tolerances)).isTrue();
+        assertThat(spread.table(tolerances)).containsPattern("prefill max/mean +1\\.50 +1\\.00");
+        assertThat(Comparison.spread(new long[] {5})).isNaN();
+        assertThat(Comparison.spread(new long[] {0, 0})).isNaN();
     }
 
     private static SimRequest request(int index, int tokens, long[] hashes) {
