@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -123,24 +124,22 @@ final class LoopbackRun {
      * pods), in the cluster's order.
      */
     private static long[][] prefixCounters(LoopbackCluster cluster) throws Exception {
-        List<long[]> pods = new ArrayList<>();
+        int pods = cluster.sims().size();
+        long[] queried = new long[pods];
+        long[] hits = new long[pods];
+        int prefilling = 0;
         HttpClient http = HttpClient.newHttpClient();
-        for (int i = 0; i < cluster.sims().size(); i++) {
+        for (int i = 0; i < pods; i++) {
             if (SpecLabels.ROLE_DECODE.equals(cluster.entries().get(i).labels().get(SpecLabels.ROLE_NAME))) {
                 continue;
             }
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(
                     URI.create(cluster.sims().get(i).baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
             Map<String, Double> values = PrometheusText.sums(page.body(), Set.of(QUERIES, HITS));
-            pods.add(new long[] {Math.round(values.getOrDefault(QUERIES, 0.0)),
-                Math.round(values.getOrDefault(HITS, 0.0))});
+            queried[prefilling] = Math.round(values.getOrDefault(QUERIES, 0.0));
+            hits[prefilling++] = Math.round(values.getOrDefault(HITS, 0.0));
         }
-        long[][] counters = new long[2][pods.size()];
-        for (int p = 0; p < pods.size(); p++) {
-            counters[0][p] = pods.get(p)[0];
-            counters[1][p] = pods.get(p)[1];
-        }
-        return counters;
+        return new long[][] {Arrays.copyOf(queried, prefilling), Arrays.copyOf(hits, prefilling)};
     }
 
     private static Future<RequestResult> send(StreamingChatClient client, String prompt, int promptTokens, int maxTokens) {
