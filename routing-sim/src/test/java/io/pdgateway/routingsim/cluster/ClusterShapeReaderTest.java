@@ -21,6 +21,8 @@ class ClusterShapeReaderTest {
         assertThat(ClusterShapeReader.read(Path.of("clusters/small.yaml")).podCount()).isEqualTo(13);
         assertThat(ClusterShapeReader.read(Path.of("clusters/pd6.yaml")).podCount()).isEqualTo(12);
         assertThat(ClusterShapeReader.read(Path.of("clusters/thousand.yaml")).podCount()).isEqualTo(1000);
+        assertThat(ClusterShapeReader.read(Path.of("clusters/one-pair.yaml")).podCount()).isEqualTo(2);
+        assertThat(ClusterShapeReader.read(Path.of("clusters/one-standard.yaml")).podCount()).isEqualTo(1);
     }
 
     @Test
