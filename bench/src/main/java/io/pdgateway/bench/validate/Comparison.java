@@ -1,5 +1,6 @@
 package io.pdgateway.bench.validate;
 
+import io.pdgateway.routingsim.report.PolicyReport;
 import io.pdgateway.routingsim.run.RequestRecord;
 import io.pdgateway.workload.report.NearestRankPercentiles;
 import io.pdgateway.workload.run.RequestResult;
@@ -49,19 +50,8 @@ final class Comparison {
      * alike (the routing) or served the same spread differently (the engines).
      */
     Comparison withPrefillSpread(long[] loopbackTokensByPod, long[] simulatedTokensByPod) {
-        return new Comparison(rows, header, loopbackHitRate, simulatedHitRate, spread(loopbackTokensByPod),
-                spread(simulatedTokensByPod));
-    }
-
-    /** max / mean; NaN with fewer than two pods or no tokens. */
-    static double spread(long[] tokensByPod) {
-        long max = 0;
-        long sum = 0;
-        for (long tokens : tokensByPod) {
-            max = Math.max(max, tokens);
-            sum += tokens;
-        }
-        return tokensByPod.length < 2 || sum == 0 ? Double.NaN : max / ((double) sum / tokensByPod.length);
+        return new Comparison(rows, header, loopbackHitRate, simulatedHitRate,
+                PolicyReport.maxOverMean(loopbackTokensByPod), PolicyReport.maxOverMean(simulatedTokensByPod));
     }
 
     static Comparison of(List<RequestRecord> simulated, List<RequestResult> loopback, double timeScale) {

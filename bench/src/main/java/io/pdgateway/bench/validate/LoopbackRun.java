@@ -46,13 +46,13 @@ final class LoopbackRun {
     private LoopbackRun() {}
 
     /**
-     * The request results, aligned with the requests, and the serving engines' prefix-cache counters: in all, and the
-     * tokens each prefilling pod was asked for.
+     * The request results, aligned with the requests, and the serving engines' prefix-cache counters: the tokens each
+     * prefilling pod was asked for, and the tokens all of them found.
      */
-    record Outcome(List<RequestResult> results, long prefixQueriedTokens, long prefixHitTokens,
-            long[] queriedTokensByPod) {
+    record Outcome(List<RequestResult> results, long[] queriedTokensByPod, long prefixHitTokens) {
         double prefixHitRate() {
-            return prefixQueriedTokens == 0 ? 0 : (double) prefixHitTokens / prefixQueriedTokens;
+            long queried = Arrays.stream(queriedTokensByPod).sum();
+            return queried == 0 ? 0 : (double) prefixHitTokens / queried;
         }
     }
 
@@ -79,14 +79,12 @@ final class LoopbackRun {
             List<RequestResult> results = replay(vertx, client, requests, timeScale, blockTokens).await();
             long[][] after = prefixCounters(cluster);
             long[] byPod = new long[after[0].length];
-            long queried = 0;
             long hits = 0;
             for (int i = 0; i < byPod.length; i++) {
                 byPod[i] = after[0][i] - before[0][i];
-                queried += byPod[i];
                 hits += after[1][i] - before[1][i];
             }
-            return new Outcome(results, queried, hits, byPod);
+            return new Outcome(results, byPod, hits);
         } finally {
             client.close().await();
             gateway.close().await();

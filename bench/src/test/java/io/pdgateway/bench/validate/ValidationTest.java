@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.pdgateway.core.routing.DecisionKind;
 import io.pdgateway.core.routing.Verdict;
 import io.pdgateway.routingsim.cluster.ClusterShapeReader;
+import io.pdgateway.routingsim.report.PolicyReport;
 import io.pdgateway.routingsim.run.RequestRecord;
 import io.pdgateway.routingsim.workload.BlockHashes;
 import io.pdgateway.routingsim.workload.SimRequest;
@@ -96,8 +97,8 @@ class ValidationTest {
         Comparison spread = ok.withPrefillSpread(new long[] {300, 100}, new long[] {200, 200});
         assertThat(spread.agrees(tolerances)).isTrue();
         assertThat(spread.table(tolerances)).containsPattern("prefill max/mean +1\\.50 +1\\.00");
-        assertThat(Comparison.spread(new long[] {5})).isNaN();
-        assertThat(Comparison.spread(new long[] {0, 0})).isNaN();
+        assertThat(PolicyReport.maxOverMean(new long[] {5})).isNaN();
+        assertThat(PolicyReport.maxOverMean(new long[] {0, 0})).isNaN();
     }
 
     private static SimRequest request(int index, int tokens, long[] hashes) {

@@ -65,7 +65,8 @@ class RefusedPromptCacheIT {
         long expected = before + 2 * ordinaryBlocks;
         assertThat(send(ordinary(3)).statusCode()).isEqualTo(200);
         // The gauge follows with the upkeep tick (once a second); with the refused prompt cached it never reads this.
-        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> assertThat(blocks()).isEqualTo(expected));
+        await().atMost(5, TimeUnit.SECONDS)
+                .untilAsserted(() -> assertThat(cluster.prefixCacheModelBlocks()).isEqualTo(expected));
     }
 
     /** A prompt of about 150 blocks, with a first word of its own so it shares no block with the others. */
@@ -76,16 +77,11 @@ class RefusedPromptCacheIT {
     /** Sends the prompt and waits until the gauge moves from {@code previous}; returns what it then reads. */
     private long blocksAfter(String prompt, long previous) throws Exception {
         assertThat(send(prompt).statusCode()).isEqualTo(200);
-        await().atMost(5, TimeUnit.SECONDS).until(() -> blocks() != previous);
-        return blocks();
+        await().atMost(5, TimeUnit.SECONDS).until(() -> cluster.prefixCacheModelBlocks() != previous);
+        return cluster.prefixCacheModelBlocks();
     }
 
     private HttpResponse<String> send(String prompt) throws Exception {
         return cluster.post("/v1/chat/completions", TestCluster.chat(prompt, 2, false));
-    }
-
-    private long blocks() throws Exception {
-        double blocks = cluster.metric("pd_prefix_cache_model_blocks");
-        return Double.isNaN(blocks) ? 0 : (long) blocks;
     }
 }

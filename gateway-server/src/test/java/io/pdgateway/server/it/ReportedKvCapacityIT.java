@@ -53,17 +53,12 @@ class ReportedKvCapacityIT {
         }
         // The view follows the scrape and the gauge the upkeep tick (once a second): what a prompt holds beyond the
         // pod's 500 blocks is evicted by then. At least the last prompt's blocks stay.
-        await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> assertThat(blocks()).isBetween(
+        await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> assertThat(cluster.prefixCacheModelBlocks()).isBetween(
                 (long) KV_CACHE_BLOCKS / 4, (long) KV_CACHE_BLOCKS));
     }
 
     /** A prompt of about 156 blocks (2,500 tokens), with a first word of its own so it shares no block with others. */
     private static String prompt(int n) {
         return "q" + n + " " + "word ".repeat(2_000).trim();
-    }
-
-    private long blocks() throws Exception {
-        double blocks = cluster.metric("pd_prefix_cache_model_blocks");
-        return Double.isNaN(blocks) ? 0 : (long) blocks;
     }
 }

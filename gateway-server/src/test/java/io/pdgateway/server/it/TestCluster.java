@@ -283,6 +283,12 @@ final class TestCluster implements AutoCloseable {
         return unlabelled(get("/metrics").body(), name);
     }
 
+    /** The blocks the gateway's prefix-cache model holds ({@code pd_prefix_cache_model_blocks}), 0 before it shows. */
+    long prefixCacheModelBlocks() throws Exception {
+        double blocks = metric("pd_prefix_cache_model_blocks");
+        return Double.isNaN(blocks) ? 0 : (long) blocks;
+    }
+
     /** An unlabelled series' value in a Prometheus exposition, NaN when absent. */
     static double unlabelled(String exposition, String name) {
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " ([0-9.eE+-]+)$").matcher(exposition);

@@ -68,17 +68,21 @@ public record PolicyReport(String name, String family, String description, Strin
 
     /** max / mean of the pods' busy time in one role; NaN with fewer than two pods or no work. */
     static double imbalance(List<PodSummary> pods, EngineRole role) {
+        return maxOverMean(pods.stream().filter(pod -> pod.role() == role).mapToLong(PodSummary::busyNanos).toArray());
+    }
+
+    /**
+     * The largest of the values over their mean: how much more than an even share the busiest pod took (1 when even).
+     * NaN with fewer than two values or a zero sum.
+     */
+    public static double maxOverMean(long[] values) {
         long max = 0;
         long sum = 0;
-        int count = 0;
-        for (PodSummary pod : pods) {
-            if (pod.role() == role) {
-                max = Math.max(max, pod.busyNanos());
-                sum += pod.busyNanos();
-                count++;
-            }
+        for (long value : values) {
+            max = Math.max(max, value);
+            sum += value;
         }
-        return count < 2 || sum == 0 ? Double.NaN : max / ((double) sum / count);
+        return values.length < 2 || sum == 0 ? Double.NaN : max / ((double) sum / values.length);
     }
 
     public boolean invariantsHold() {
