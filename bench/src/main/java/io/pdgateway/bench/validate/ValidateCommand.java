@@ -18,6 +18,7 @@ import io.pdgateway.routingsim.workload.WorkloadSource;
 import io.pdgateway.sim.TimingProfile;
 import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import io.pdgateway.workload.Slo;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -64,6 +65,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--time-scale", defaultValue = "4", description = "engine-sim time scale of the loopback pods; latencies are divided by it (default: ${DEFAULT-VALUE}).")
     double timeScale;
 
+    @Option(names = "--min-gap-ms", defaultValue = "10", description = "Least modelled time between consecutive arrivals, so both sides see requests in the same order (default: ${DEFAULT-VALUE}; 0 replays ties as recorded).")
+    double minGapMillis;
+
     @Option(names = "--tolerance-p50", defaultValue = "0.10", description = "Allowed relative gap of p50s (default: ${DEFAULT-VALUE}).")
     double toleranceP50;
 
@@ -76,6 +80,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--cluster", description = "routing-sim cluster shape YAML to run on both sides (default: the bin/pd-gateway demo cluster).")
     Path cluster;
 
+    @Option(names = "--requests-csv", description = "Also write each request as both sides served it (route, TTFT, TPOT) to this CSV file.")
+    Path requestsCsv;
+
     @Option(names = "--policy", defaultValue = "pd", description = "Policy of both sides, as routing-sim names it (default: ${DEFAULT-VALUE}: the cluster's environment).")
     String policy;
 
@@ -87,8 +94,9 @@ public final class ValidateCommand implements Callable<Integer> {
         ClusterShape shape = cluster == null ? demoShape() : ClusterShapeReader.read(cluster);
         Path traces = tracesDir != null ? tracesDir : Path.of(System.getenv().getOrDefault("ROUTING_SIM_TRACES",
                 System.getenv().getOrDefault("ROUTING_SIM_HOME", ".") + "/../shared/traces"));
-        Workload workload = new WorkloadShape(speedup, seconds / speedup, maxOutputTokens, 0, 0)
-                .apply(WorkloadSource.load(trace, traces, seed, shape.timing().blockSizeTokens()), seed);
+        Workload workload = ArrivalSpacing.apply(new WorkloadShape(speedup, seconds / speedup, maxOutputTokens, 0, 0)
+                .apply(WorkloadSource.load(trace, traces, seed, shape.timing().blockSizeTokens()), seed),
+                Math.round(minGapMillis * 1e6));
         System.err.printf(Locale.ROOT, "validate: %d requests (%s) on %s%n", workload.requests().size(),
                 workload.source(), shape.summary());
         PolicySpec spec = PolicyRegistry.resolve(policy);
@@ -107,6 +115,9 @@ public final class ValidateCommand implements Callable<Integer> {
         LoopbackRun.Outcome loopback = LoopbackRun.run(workload.requests(), settings,
                 LoopbackShapes.of(shape, timeScale), shape.timing().blockSizeTokens());
         System.err.printf(Locale.ROOT, "  loopback: %.1f s wall%n", (System.nanoTime() - start) / 1e9);
+        if (requestsCsv != null) {
+            Files.writeString(requestsCsv, RequestPairs.csv(simulated.records(), loopback.results(), timeScale));
+        }
         Comparison comparison = Comparison.of(simulated.records(), loopback.results(), timeScale)
                 .withPrefixHits(loopback.prefixHitRate(), simulatedHitRate(simulated))
                 .withPrefillSpread(loopback.queriedTokensByPod(), simulatedQueriedTokensByPod(simulated));

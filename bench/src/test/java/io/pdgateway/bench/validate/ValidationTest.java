@@ -101,6 +101,25 @@ class ValidationTest {
         assertThat(PolicyReport.maxOverMean(new long[] {0, 0})).isNaN();
     }
 
+    @Test
+    void requestPairs_oneRowARequest_bothSidesInModelledMillis() {
+        RequestRecord pd = new RequestRecord(0, 2_000_000, 100, 11, DecisionKind.PD_PAIR, Verdict.PD_PAIR_SELECTED,
+                "final-score", "p1", "d1", 52_000_000, 132_000_000, 32, null);
+        RequestRecord standard = new RequestRecord(1, 3_000_000, 200, 11, DecisionKind.SINGLE,
+                Verdict.STANDARD_FALLBACK, "fallback", null, "s1", 60_000_000, 160_000_000, 0, null);
+        List<RequestResult> loopback = List.of(
+                new RequestResult(0, 0, 200, "pd p1 -> d2", false, -1, 200, 32, -1, 11, 100, null),
+                RequestResult.failure(0, 0, 200, "timeout: no first token, \"late\""));
+        String[] lines = RequestPairs.csv(List.of(pd, standard), loopback, 4).split("\n");
+        assertThat(lines).hasSize(3);
+        assertThat(lines[0]).isEqualTo(RequestPairs.HEADER);
+        assertThat(lines[1]).isEqualTo("0,2.0,100,11,pd p1 -> d1,50.0,8.00,32,pd p1 -> d2,50.0,8.00,11,");
+        assertThat(lines[2]).startsWith("1,3.0,200,11,standard s1,57.0,10.00,0,");
+        String[] fields = lines[2].split(",", -1);
+        assertThat(fields).hasSize(13);
+        assertThat(fields[12]).isEqualTo("timeout: no first token   late ");
+    }
+
     private static SimRequest request(int index, int tokens, long[] hashes) {
         return new SimRequest(index, 0, tokens, 8, hashes, null);
     }
