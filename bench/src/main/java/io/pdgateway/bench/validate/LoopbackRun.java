@@ -1,5 +1,6 @@
 package io.pdgateway.bench.validate;
 
+import io.pdgateway.bench.compare.PrefixCacheStats;
 import io.pdgateway.bench.load.Endpoint;
 import io.pdgateway.bench.load.StreamingChatClient;
 import io.pdgateway.core.config.GatewaySettings;
@@ -7,24 +8,18 @@ import io.pdgateway.core.spec.SpecLabels;
 import io.pdgateway.routingsim.workload.SimRequest;
 import io.pdgateway.server.GatewayServer;
 import io.pdgateway.server.discovery.PodFileDiscovery;
-import io.pdgateway.server.scrape.PrometheusText;
 import io.pdgateway.sim.cluster.LoopbackCluster;
 import io.pdgateway.sim.cluster.LoopbackClusterShape;
 import io.pdgateway.workload.run.RequestResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -38,10 +33,6 @@ final class LoopbackRun {
     static final long REQUEST_TIMEOUT_MS = 120_000;
     /** Short requests sent before the replay, so JIT compilation and connection set-up are not measured. */
     static final int WARMUP_REQUESTS = 20;
-
-    /** vLLM's prefix-cache counters, in tokens (engine-sim's pods here are vLLM pods). */
-    static final String QUERIES = "vllm:prefix_cache_queries_total";
-    static final String HITS = "vllm:prefix_cache_hits_total";
 
     private LoopbackRun() {}
 
@@ -126,16 +117,14 @@ final class LoopbackRun {
         long[] queried = new long[pods];
         long[] hits = new long[pods];
         int prefilling = 0;
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = PrefixCacheStats.client();
         for (int i = 0; i < pods; i++) {
             if (SpecLabels.ROLE_DECODE.equals(cluster.entries().get(i).labels().get(SpecLabels.ROLE_NAME))) {
                 continue;
             }
-            HttpResponse<String> page = http.send(HttpRequest.newBuilder(
-                    URI.create(cluster.sims().get(i).baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
-            Map<String, Double> values = PrometheusText.sums(page.body(), Set.of(QUERIES, HITS));
-            queried[prefilling] = Math.round(values.getOrDefault(QUERIES, 0.0));
-            hits[prefilling++] = Math.round(values.getOrDefault(HITS, 0.0));
+            PrefixCacheStats stats = PrefixCacheStats.read(http, cluster.sims().get(i));
+            queried[prefilling] = stats.queriedTokens();
+            hits[prefilling++] = stats.hitTokens();
         }
         return new long[][] {Arrays.copyOf(queried, prefilling), Arrays.copyOf(hits, prefilling)};
     }
