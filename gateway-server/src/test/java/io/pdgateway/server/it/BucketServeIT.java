@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,14 +22,8 @@ import org.junit.jupiter.api.Test;
 class BucketServeIT {
     private static final int WARM_UP = 150;
     private static final int MEASURED = 150;
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static String range(int max) {
         return "{\"profiles\":{\"default\":{\"routingStrategy\":\"pd\",\"routingConfig\":{\"promptLenBucketMinLength\":0,"

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 class BurstRelayIT {
     private static final int EVENTS = 40;
 
+    @AutoClose
     private TestCluster cluster;
     private NetServer burstPod;
 
@@ -32,9 +34,6 @@ class BurstRelayIT {
     void tearDown() {
         if (burstPod != null) {
             burstPod.close().await();
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 

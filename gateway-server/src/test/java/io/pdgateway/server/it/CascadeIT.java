@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * prompts stick to the pod that served the prefix until its load outweighs the match, and x-pd-decision explains.
  */
 class CascadeIT {
+    @AutoClose
     private TestCluster cluster;
     private final List<RawStream> held = new ArrayList<>();
 
@@ -25,9 +27,6 @@ class CascadeIT {
     void tearDown() throws Exception {
         for (RawStream stream : held) {
             stream.close();
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class CleartextHttp1IT {
     private static final String CHAT = "/v1/chat/completions";
+    @AutoClose
     private TestCluster cluster;
     private HttpClient upgrading;
 
@@ -39,7 +41,6 @@ class CleartextHttp1IT {
         if (upgrading != null) {
             upgrading.close().await(10, TimeUnit.SECONDS);
         }
-        cluster.close();
     }
 
     private static String post(String body) {

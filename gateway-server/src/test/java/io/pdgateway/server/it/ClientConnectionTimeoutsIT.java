@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,12 +31,8 @@ class ClientConnectionTimeoutsIT {
     private static final long SLACK_MS = 1_500;
     private static final String HEAD = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
             + "\r\nx-padding: " + "p".repeat(200) + "\r\n";
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        cluster.close();
-    }
 
     private List<NetSocket> connect(int count, Map<NetSocket, Long> closedAt) {
         NetClient net = cluster.vertx.createNetClient();

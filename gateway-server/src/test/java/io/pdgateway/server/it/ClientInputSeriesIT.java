@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,14 +35,8 @@ class ClientInputSeriesIT {
     private static final int CONCURRENCY = 32;
     /** No error body needs more than this, however long the value it complains about. */
     private static final int MAX_ERROR_BODY_BYTES = 1_024;
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void thousandsOfRandomModelsHeadersAndSessionKeys_seriesUnchanged() throws Exception {

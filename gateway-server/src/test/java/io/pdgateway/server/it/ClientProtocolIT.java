@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,16 +30,12 @@ import java.util.stream.Stream;
 class ClientProtocolIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CHAT = "/v1/chat/completions";
+    @AutoClose
     private TestCluster cluster;
 
     @BeforeEach
     void start() throws Exception {
         cluster = new TestCluster().standard("standard-0").startGateway(Map.of());
-    }
-
-    @AfterEach
-    void tearDown() {
-        cluster.close();
     }
 
     /** Writes the bytes on a fresh connection; the server's whole answer once it closed the connection. */

@@ -10,7 +10,7 @@ import io.pdgateway.sim.SimPod;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,14 +25,8 @@ class DecodeWatchdogIT {
     private static final String CHAT = "/v1/chat/completions";
     private static final String WATCHDOG_COUNTER =
             "status=\"pd_decode_watchdog\",status_code=\"504\"} 1.0";
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private TestCluster pair(String engine, Map<String, String> env) throws Exception {
         return new TestCluster(engine).prefill("prefill-0", "group-0").decode("decode-0", "group-0").startGateway(env);

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,14 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class ErrorsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static JsonNode error(HttpResponse<String> response) throws Exception {
         assertThat(response.headers().firstValue("content-type")).contains("application/json");

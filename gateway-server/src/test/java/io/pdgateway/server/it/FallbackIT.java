@@ -7,19 +7,13 @@ import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Standard pods: the fallback when no complete bucket-matched pair exists, and the only targets of non-PD strategies. */
 class FallbackIT {
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void incompleteRoleset_bucketingOn_standardPodServes() throws Exception {

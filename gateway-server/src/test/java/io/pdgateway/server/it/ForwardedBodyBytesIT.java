@@ -8,7 +8,7 @@ import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.sim.RecordedRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,14 +25,8 @@ class ForwardedBodyBytesIT {
             + "\"seed\":9007199254740993,\"user\":\"first\",\"user\":\"second\",\"max_tokens\":4,"
             + "\"stream\":true , \"logit_bias\":{\"50256\":-100} }  ";
 
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void standardPod_receivesTheClientsBytesExactly() throws Exception {

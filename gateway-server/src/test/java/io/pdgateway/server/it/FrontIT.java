@@ -3,19 +3,13 @@ package io.pdgateway.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The non-inference endpoints: models, health, readiness, metrics. */
 class FrontIT {
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void modelsHealthReadyMetrics() throws Exception {

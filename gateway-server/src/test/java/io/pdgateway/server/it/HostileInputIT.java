@@ -14,7 +14,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,14 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HostileInputIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CHAT = "/v1/chat/completions";
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private TestCluster pair(Map<String, String> env) throws Exception {
         return new TestCluster().prefill("prefill-0", "group-0").decode("decode-0", "group-0").startGateway(env);

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class Http2CleartextIT {
     private static final String CHAT = "/v1/chat/completions";
     private static final int RESETS = 1_000;
+    @AutoClose
     private TestCluster cluster;
     private GatewayProcess process;
     private HttpClient h2;
@@ -38,7 +40,6 @@ class Http2CleartextIT {
         if (process != null) {
             process.close();
         }
-        cluster.close();
     }
 
     private HttpClient priorKnowledgeClient() {

@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,14 +47,8 @@ class KvEventsRoutingIT {
     private static final String[] WORDS = {"gateway", "routes", "prefill", "decode", "tokens", "cache", "pods",
         "latency", "model", "prompt", "stream", "engine", "blocks", "events", "policy", "metrics"};
 
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     /** Starts X and Y publishing events, and a prefix-cache gateway following them with the bundled tokenizer. */
     private void start(String engine, String staleMs) throws Exception {

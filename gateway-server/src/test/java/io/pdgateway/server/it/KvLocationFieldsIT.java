@@ -6,7 +6,7 @@ import io.pdgateway.sim.RecordedRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,12 +25,8 @@ class KvLocationFieldsIT {
             + "\"disagg_prefill_resp\":{\"kv_transfer_params\":{\"remote_host\":\"10.9.9.9\"}},"
             + "\"bootstrap_host\":\"10.9.9.9\",\"bootstrap_port\":5555,\"bootstrap_room\":42,"
             + "\"disaggregated_params\":{\"request_type\":\"generation_only\",\"ctx_info_endpoint\":\"tcp://10.9.9.9:1\"}";
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        cluster.close();
-    }
 
     private static String body(boolean stream) {
         return "{\"model\":\"my-model\", \"temperature\": 0.70,\"messages\":[{\"role\":\"user\",\"content\":\"kv\"}],"

@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,14 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricsExpositionIT {
     private static final String CHAT = "/v1/chat/completions";
     static final Path DASHBOARD = Path.of("..", "deploy", "grafana", "pd-gateway.json");
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void everyKindOfRequestServed_metricsPassTheLint_andTheDashboardFindsItsSeries(@TempDir Path dir)

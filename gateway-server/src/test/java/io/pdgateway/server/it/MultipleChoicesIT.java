@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,14 +25,8 @@ class MultipleChoicesIT {
     private static final Pattern TPOT = Pattern.compile(
             "(?m)^pd_tpot_seconds_(sum|count)\\{model=\"my-model\",route=\"pd\"} ([0-9.eE+-]+)$");
     private static final int TOKENS = 30;
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     /** A vLLM pair whose decode steps take about {@code scale} × 36 µs: the stream's gaps, not loopback jitter. */
     private void startPair(double scale) throws Exception {

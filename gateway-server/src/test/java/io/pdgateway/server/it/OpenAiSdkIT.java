@@ -12,10 +12,12 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The official OpenAI Java SDK, pointed at the gateway as a user would, streaming and not, over a PD pair. */
 class OpenAiSdkIT {
+    @AutoClose
     private TestCluster cluster;
     private OpenAIClient client;
 
@@ -23,9 +25,6 @@ class OpenAiSdkIT {
     void tearDown() {
         if (client != null) {
             client.close();
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 

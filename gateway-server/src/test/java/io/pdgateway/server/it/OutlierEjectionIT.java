@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class OutlierEjectionIT {
     private static final String CHAT = "/v1/chat/completions";
     private static final Pattern EJECTED = Pattern.compile("(?m)^pd_gateway_outlier_ejected_pods (\\S+)$");
+    @AutoClose
     private TestCluster cluster;
     private SimPod revived;
 
@@ -31,9 +33,6 @@ class OutlierEjectionIT {
     void tearDown() {
         if (revived != null) {
             revived.close().await(); // on the cluster's Vert.x: before it closes
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 

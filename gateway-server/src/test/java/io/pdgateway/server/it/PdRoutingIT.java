@@ -15,7 +15,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,14 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class PdRoutingIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static JsonNode json(String text) throws Exception {
         return JSON.readTree(text);

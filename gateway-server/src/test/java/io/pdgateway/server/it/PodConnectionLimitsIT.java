@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,14 +23,9 @@ import org.junit.jupiter.api.Test;
 class PodConnectionLimitsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CHAT = "/v1/chat/completions";
+    /** Closed after each test; also checks that every connection slot went back to its pod. */
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close(); // also checks that every connection slot went back to its pod
-        }
-    }
 
     /** A vLLM prefill/decode pair whose decode holds each stream open after its first token. */
     private TestCluster heldPdPair(String maxConnections, String maxWaiting, String waitTimeout) throws Exception {

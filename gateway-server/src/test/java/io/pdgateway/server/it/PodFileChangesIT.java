@@ -9,21 +9,15 @@ import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The pod file changing under a running gateway: pods added, removed, relabelled, and a broken file ignored. */
 class PodFileChangesIT {
     /** design.md §2: pod-file changes take effect within two seconds; allow one more for a slow CI machine. */
     private static final long FOLLOW_SECONDS = 3;
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private String servedBy() throws Exception {
         var response = cluster.post("/v1/chat/completions", TestCluster.chat("x", 1, false), "routing-strategy", "pd");

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,14 +24,8 @@ import org.junit.jupiter.api.Test;
 class PredictedTtftIT {
     private static final Pattern MODEL_ERROR =
             Pattern.compile("pd_prefill_time_model_error\\{namespace=\"default\",pod_name=\"prefill-fast\"} ([0-9.eE+-]+)");
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void learnsWhichPrefillPodIsSlow_andSendsEveryLaterRequestToTheOther() throws Exception {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,14 +30,8 @@ class PrefillRetryIT {
     private static final String CHAT = "/v1/chat/completions";
     private static final Map<String, String> PD_WITH_STANDARD = Map.of("ROUTING_ALGORITHM", "pd",
             "AIBRIX_PROMPT_LENGTH_BUCKETING", "true", "AIBRIX_PREFILL_REQUEST_TIMEOUT", "1");
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private TestCluster pairAndStandard(String engine, Map<String, String> env) throws Exception {
         return new TestCluster(engine).prefill("prefill-0", "group-0").decode("decode-0", "group-0")

@@ -8,7 +8,7 @@ import io.pdgateway.sim.TimingProfile;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,14 +24,8 @@ class RefusedPromptCacheIT {
     /** About 140,000 tokens by the engine's count: over its 131,072-token context. */
     private static final String TOO_LONG = "word ".repeat(112_000).trim();
     private static final int KV_CACHE_TOKENS = 8_000;
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void aPromptThePrefillPodRefusedIsNotCached() throws Exception {

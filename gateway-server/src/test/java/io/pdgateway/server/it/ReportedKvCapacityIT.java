@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.pdgateway.sim.TimingProfile;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,14 +20,8 @@ class ReportedKvCapacityIT {
     private static final int KV_CACHE_TOKENS = 8_000;
     private static final int KV_CACHE_BLOCKS = KV_CACHE_TOKENS / 16;
     private static final int PROMPTS = 6;
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void aVllmPodsViewHoldsWhatItsCacheConfigInfoSays() throws Exception {

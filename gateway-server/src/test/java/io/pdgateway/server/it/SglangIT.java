@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,14 +25,8 @@ import org.junit.jupiter.api.Test;
 class SglangIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CHAT = "/v1/chat/completions";
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private TestCluster pair(Map<String, String> env) throws Exception {
         return new TestCluster("sglang").prefill("prefill-0", "group-0").decode("decode-0", "group-0")

@@ -14,7 +14,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,14 +30,8 @@ class SigtermDrainIT {
     /** SIGTERM exit status of a JVM whose shutdown hooks ran: 128 + 15. */
     private static final int SIGTERM_EXIT = 143;
 
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private SimPod standardPod(FaultConfig faults) {
         SimPod sim = cluster.sim("standard-0", SimRole.COMBINED, faults, REAL_TIME);

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class TokenLoadIT {
     private static final Pattern ACTIVE = Pattern.compile("pd_token_load_(active|kv|decode)_tokens\\{[^}]*} ([0-9.]+)");
+    @AutoClose
     private TestCluster cluster;
     private RawStream longRequest;
 
@@ -28,9 +30,6 @@ class TokenLoadIT {
     void tearDown() throws Exception {
         if (longRequest != null) {
             longRequest.close();
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,14 +28,8 @@ class TrtllmIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CHAT = "/v1/chat/completions";
     private static final Pattern DISAGG_ID = Pattern.compile("\"disagg_request_id\":(\\d+)");
+    @AutoClose
     private TestCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private TestCluster pair(Map<String, String> env) throws Exception {
         return new TestCluster("trtllm").prefill("ctx-0", "group-0").decode("gen-0", "group-0").startGateway(env);

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class UpstreamBoundsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CHAT = "/v1/chat/completions";
+    @AutoClose
     private TestCluster cluster;
     private HttpServer redirecting;
 
@@ -39,9 +41,6 @@ class UpstreamBoundsIT {
     void tearDown() {
         if (redirecting != null) {
             redirecting.close().await();
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 
