@@ -32,6 +32,9 @@ class BucketServeIT {
 
     /** Per roleset: [token mass, requests] of the measured requests. */
     private Map<String, double[]> run(Map<String, String> env, boolean replanAfterWarmUp) throws Exception {
+        if (cluster != null) {
+            cluster.close(); // the previous run's; the last one is closed after the test
+        }
         cluster = new TestCluster();
         for (String rs : new String[] {"rs-a", "rs-b", "rs-c"}) {
             String config = range(rs.equals("rs-c") ? 1000 : 16_000);
@@ -60,8 +63,6 @@ class BucketServeIT {
                 v[1] += 1;
             }
         }
-        cluster.close();
-        cluster = null;
         return load;
     }
 
