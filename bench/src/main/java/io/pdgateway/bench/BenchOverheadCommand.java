@@ -101,6 +101,11 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     @Option(names = "--nginx", paramLabel = "PATH", description = "The nginx binary (default: found on PATH or in /usr/sbin).")
     Path nginx;
 
+    @Option(names = "--netty-references", description = "Also measure two JVM proxies on Netty, each in its own "
+            + "process: netty-http (Netty's HTTP codecs, objects passed through) and netty-tcp (a byte splice, no "
+            + "HTTP): what the gateway's network stack costs before any gateway code runs (single hop; not with --pd).")
+    boolean nettyReferences;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")
     Path json;
 
@@ -111,7 +116,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, warmupRequests, warmupRate,
                 jitSettleSeconds, rounds, sliceSeconds,
-                searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx);
+                searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx, nettyReferences);
         List<String> notes = new ArrayList<>();
         boolean pd = pdEngines != null && !pdEngines.isEmpty();
         List<SizeResult> sizes = pd ? new PdOverheadBenchmark(settings, pdEngines, System.out).run(notes)
@@ -129,6 +134,12 @@ public final class BenchOverheadCommand implements Callable<Integer> {
                 + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=random over that pod; nginx = worker_processes "
                 + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",
                 Runtime.getRuntime().availableProcessors()));
+        if (nettyReferences && !pd) {
+            notes.add("netty-http = a JVM of its own running Netty's HTTP/1.1 codecs on both sides, every head and "
+                    + "chunk passed through as it is decoded, upstream connections pooled per event loop; netty-tcp = "
+                    + "the same JVM and Netty splicing bytes to an upstream connection of each client connection's "
+                    + "own, no HTTP: what the gateway's network stack costs before any of its own code runs");
+        }
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
                 + "then bisecting; a failing rate is measured twice) whose p99 time to the first token stays within twice "
                 + "the reference's (%s) p99 at %.0f req/s, the median of its rounds' (one limit for every target), without "

@@ -78,6 +78,14 @@ public final class OverheadBenchmark {
                 }
             }, () -> notes.add("nginx not found (install it: apt-get install -y nginx, or pass --nginx PATH); "
                     + "no reference proxy measured"));
+            if (settings.nettyReferences()) {
+                for (String mode : List.of(NettyReferenceProxy.HTTP, NettyReferenceProxy.TCP)) {
+                    ReferenceProxyChild reference = ReferenceProxyChild.start(mode, SIM_HOST, sim.port());
+                    closing.add(reference);
+                    targets.put(reference.name(), Endpoint.local("127.0.0.1", reference.port()));
+                    ProcessCpu.of(reference.pid()).ifPresent(cpu -> processes.put(reference.name(), cpu));
+                }
+            }
             Map<String, ChatTarget> chat = new LinkedHashMap<>();
             targets.forEach((name, endpoint) -> chat.put(name, StreamingChatClient.open(clients, endpoint,
                     LoopbackCluster.MODEL, Map.of())));

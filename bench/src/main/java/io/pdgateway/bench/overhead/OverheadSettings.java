@@ -20,11 +20,12 @@ import java.util.List;
  * @param stepSeconds   arrivals per step
  * @param timeoutMillis a request taking longer is an error (fails its step)
  * @param nginx         nginx binary, or null to look it up
+ * @param nettyReferences also measure {@link NettyReferenceProxy}'s two modes, each in a JVM of its own
  */
 public record OverheadSettings(List<Integer> promptTokens, int outputTokens, double fixedRate, int warmupRequests,
         double warmupRate, double jitSettleSeconds, int rounds,
         double sliceSeconds, double searchStart, double searchMax, int searchSteps, double stepSeconds,
-        long timeoutMillis, Path nginx) {
+        long timeoutMillis, Path nginx, boolean nettyReferences) {
     public OverheadSettings {
         promptTokens = List.copyOf(promptTokens);
         if (promptTokens.isEmpty() || promptTokens.stream().anyMatch(t -> t < 1) || outputTokens < 1 || rounds < 1

@@ -58,7 +58,7 @@ class OverheadReportTest {
     @Test
     void theProxiesCpuPerRequest_isReportedWithTheirIdleCpuAndTheirRatio() {
         OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
-                null);
+                null, false);
         SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
                 new TargetResult(OverheadBenchmark.DIRECT, null, null),
                 new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5), List.of()),
