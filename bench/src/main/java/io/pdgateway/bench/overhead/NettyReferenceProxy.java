@@ -256,58 +256,53 @@ public final class NettyReferenceProxy {
         }
     }
 
-    /** TCP mode: the client's connection and one upstream connection, bytes copied neither way. */
-    private static final class Splice extends ChannelInboundHandlerAdapter {
+    /** TCP mode, one direction: what arrives goes to the other channel as it is; either side closing closes both. */
+    private static class Pipe extends ChannelInboundHandlerAdapter {
+        /** Null until the other side is connected (the client side reads nothing before: auto-read is off). */
+        Channel to;
+
+        Pipe(Channel to) {
+            this.to = to;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            to.write(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            to.flush();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (to != null) {
+                to.close();
+            }
+        }
+    }
+
+    /** TCP mode, the client's side: connects its own upstream connection, then pipes both ways. */
+    private static final class Splice extends Pipe {
         private final Upstream upstream;
-        private Channel other;
 
         Splice(Upstream upstream) {
+            super(null);
             this.upstream = upstream;
         }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             Channel client = ctx.channel();
-            upstream.connect(client, new ChannelInboundHandlerAdapter() {
-                @Override
-                public void channelRead(ChannelHandlerContext up, Object msg) {
-                    client.write(msg);
-                }
-
-                @Override
-                public void channelReadComplete(ChannelHandlerContext up) {
-                    client.flush();
-                }
-
-                @Override
-                public void channelInactive(ChannelHandlerContext up) {
-                    client.close();
-                }
-            }).addListener((ChannelFuture connected) -> {
+            upstream.connect(client, new Pipe(client)).addListener((ChannelFuture connected) -> {
                 if (!connected.isSuccess()) {
                     client.close();
                     return;
                 }
-                other = connected.channel();
+                to = connected.channel();
                 client.config().setAutoRead(true);
             });
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            other.write(msg);
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            other.flush();
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            if (other != null) {
-                other.close();
-            }
         }
     }
 }
