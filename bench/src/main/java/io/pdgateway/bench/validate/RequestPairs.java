@@ -4,6 +4,8 @@ import io.pdgateway.routingsim.run.RequestRecord;
 import io.pdgateway.workload.run.RequestResult;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Each request as both sides served it, one CSV row a request (latencies in modelled milliseconds): where the
@@ -13,7 +15,11 @@ import java.util.Locale;
 final class RequestPairs {
     static final String HEADER = "index,arrival_ms,prompt_tokens,output_tokens,"
             + "sim_route,sim_ttft_ms,sim_tpot_ms,sim_cached_tokens,"
-            + "loopback_route,loopback_ttft_ms,loopback_tpot_ms,loopback_output_tokens,loopback_error";
+            + "loopback_route,loopback_ttft_ms,loopback_tpot_ms,loopback_output_tokens,loopback_error,same_pods";
+    /** routing-sim's names: {@code <group>-<r>-prefill-<j>}, {@code <group>-<r>-decode-<j>}, {@code <group>-<s>}. */
+    private static final Pattern SIMULATED = Pattern.compile("^.+?-(\\d+)-(prefill|decode)-(\\d+)$|^.+-(\\d+)$");
+    /** engine-sim's loopback names: {@code prefill-<r>[-<j>]}, {@code decode-<r>[-<j>]}, {@code standard-<s>}. */
+    private static final Pattern LOOPBACK = Pattern.compile("^(prefill|decode)-(\\d+)(?:-(\\d+))?$|^standard-(\\d+)$");
 
     private RequestPairs() {}
 
@@ -22,12 +28,46 @@ final class RequestPairs {
         for (int i = 0; i < simulated.size(); i++) {
             RequestRecord s = simulated.get(i);
             RequestResult r = loopback.get(i);
-            out.append(String.format(Locale.ROOT, "%d,%.1f,%d,%d,%s,%.1f,%.2f,%d,%s,%.1f,%.2f,%d,%s%n", s.index(),
+            out.append(String.format(Locale.ROOT, "%d,%.1f,%d,%d,%s,%.1f,%.2f,%d,%s,%.1f,%.2f,%d,%s,%s%n", s.index(),
                     s.arrivalNanos() / 1e6, s.promptTokens(), s.outputTokens(), route(s), s.ttftMillis(),
                     s.tpotMillis(), s.cachedTokens(), field(r.route()), r.ttftMillis() / timeScale,
-                    r.tpotMillis() / timeScale, r.outputTokens(), field(r.error())));
+                    r.tpotMillis() / timeScale, r.outputTokens(), field(r.error()), samePods(s, r)));
         }
         return out.toString();
+    }
+
+    /** Requests both sides sent to the same pods (by their place in the cluster, the two sides' names differ). */
+    static int samePods(List<RequestRecord> simulated, List<RequestResult> loopback) {
+        int same = 0;
+        for (int i = 0; i < simulated.size(); i++) {
+            same += samePods(simulated.get(i), loopback.get(i)) ? 1 : 0;
+        }
+        return same;
+    }
+
+    private static boolean samePods(RequestRecord s, RequestResult r) {
+        String simulated = s.failed() ? null : s.prefillPod() == null ? place(SIMULATED, s.targetPod())
+                : place(SIMULATED, s.prefillPod()) + " -> " + place(SIMULATED, s.targetPod());
+        String real = r.failed() ? null : r.route().startsWith("pd ") ? places(r.route().substring(3).split(" -> "))
+                : r.route().startsWith("standard ") ? place(LOOPBACK, r.route().substring(9)) : null;
+        return simulated != null && simulated.equals(real);
+    }
+
+    private static String places(String[] pods) {
+        return pods.length == 2 ? place(LOOPBACK, pods[0]) + " -> " + place(LOOPBACK, pods[1]) : null;
+    }
+
+    /** A pod's place whichever side named it: "prefill 3.0", "decode 3.1", "standard 0"; its name when neither. */
+    static String place(Pattern naming, String pod) {
+        Matcher m = naming.matcher(pod);
+        if (!m.matches()) {
+            return pod;
+        }
+        if (naming == SIMULATED) {
+            return m.group(2) != null ? m.group(2) + " " + m.group(1) + "." + m.group(3) : "standard " + m.group(4);
+        }
+        return m.group(1) != null ? m.group(1) + " " + m.group(2) + "." + (m.group(3) == null ? "0" : m.group(3))
+                : "standard " + m.group(4);
     }
 
     /** As the loopback client names a route: "pd prefill -> decode" or "standard pod". */

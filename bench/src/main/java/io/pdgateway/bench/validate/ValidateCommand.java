@@ -122,6 +122,8 @@ public final class ValidateCommand implements Callable<Integer> {
                 .withPrefixHits(loopback.prefixHitRate(), simulatedHitRate(simulated))
                 .withPrefillSpread(loopback.queriedTokensByPod(), simulatedQueriedTokensByPod(simulated));
         Comparison.Tolerances tolerances = new Comparison.Tolerances(toleranceP50, toleranceP90, toleranceHit);
+        System.out.printf(Locale.ROOT, "requests sent to the same pods on both sides: %d of %d (reported)%n",
+                RequestPairs.samePods(simulated.records(), loopback.results()), simulated.records().size());
         System.out.print(comparison.table(tolerances));
         return comparison.agrees(tolerances) && simulated.violations().isEmpty() ? 0 : 1;
     }

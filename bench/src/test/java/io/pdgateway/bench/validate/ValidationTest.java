@@ -113,11 +113,38 @@ class ValidationTest {
         String[] lines = RequestPairs.csv(List.of(pd, standard), loopback, 4).split("\n");
         assertThat(lines).hasSize(3);
         assertThat(lines[0]).isEqualTo(RequestPairs.HEADER);
-        assertThat(lines[1]).isEqualTo("0,2.0,100,11,pd p1 -> d1,50.0,8.00,32,pd p1 -> d2,50.0,8.00,11,");
+        assertThat(lines[1]).isEqualTo("0,2.0,100,11,pd p1 -> d1,50.0,8.00,32,pd p1 -> d2,50.0,8.00,11,,false");
         assertThat(lines[2]).startsWith("1,3.0,200,11,standard s1,57.0,10.00,0,");
         String[] fields = lines[2].split(",", -1);
-        assertThat(fields).hasSize(13);
+        assertThat(fields).hasSize(14);
         assertThat(fields[12]).isEqualTo("timeout: no first token   late ");
+        assertThat(fields[13]).isEqualTo("false");
+    }
+
+    @Test
+    void samePods_matchesTheTwoSidesNamesByPlace() {
+        List<RequestRecord> simulated = List.of(
+                record(0, "pd6-3-prefill-0", "pd6-3-decode-0"),
+                record(1, "pd6-3-prefill-0", "pd6-3-decode-0"),
+                record(2, null, "std-1"),
+                record(3, "group-0-prefill-1", "group-0-decode-0"));
+        List<RequestResult> loopback = List.of(
+                routed("pd prefill-3 -> decode-3"),
+                routed("pd prefill-2 -> decode-2"),
+                routed("standard standard-1"),
+                routed("pd prefill-0-1 -> decode-0-0"));
+        assertThat(RequestPairs.samePods(simulated, loopback)).isEqualTo(3);
+        assertThat(RequestPairs.csv(simulated, loopback, 1).split("\n")[2]).endsWith(",false");
+    }
+
+    private static RequestRecord record(int index, String prefill, String target) {
+        return new RequestRecord(index, 0, 100, 11, prefill == null ? DecisionKind.SINGLE : DecisionKind.PD_PAIR,
+                prefill == null ? Verdict.STANDARD_FALLBACK : Verdict.PD_PAIR_SELECTED, "final-score", prefill, target,
+                10_000_000, 90_000_000, 0, null);
+    }
+
+    private static RequestResult routed(String route) {
+        return new RequestResult(0, 0, 200, route, false, -1, 10, 8, -1, 11, 100, null);
     }
 
     private static SimRequest request(int index, int tokens, long[] hashes) {
