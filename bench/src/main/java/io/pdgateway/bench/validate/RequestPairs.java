@@ -46,28 +46,39 @@ final class RequestPairs {
     }
 
     private static boolean samePods(RequestRecord s, RequestResult r) {
-        String simulated = s.failed() ? null : s.prefillPod() == null ? place(SIMULATED, s.targetPod())
-                : place(SIMULATED, s.prefillPod()) + " -> " + place(SIMULATED, s.targetPod());
-        String real = r.failed() ? null : r.route().startsWith("pd ") ? places(r.route().substring(3).split(" -> "))
-                : r.route().startsWith("standard ") ? place(LOOPBACK, r.route().substring(9)) : null;
+        String simulated = s.failed() ? null : s.prefillPod() == null ? simulatedPlace(s.targetPod())
+                : simulatedPlace(s.prefillPod()) + " -> " + simulatedPlace(s.targetPod());
+        String real = r.failed() ? null : r.route().startsWith("pd ") ? loopbackPlaces(r.route().substring(3))
+                : r.route().startsWith("standard ") ? loopbackPlace(r.route().substring(9)) : null;
         return simulated != null && simulated.equals(real);
     }
 
-    private static String places(String[] pods) {
-        return pods.length == 2 ? place(LOOPBACK, pods[0]) + " -> " + place(LOOPBACK, pods[1]) : null;
-    }
+    /*
+     * A pod's place in the cluster, the same whichever side named it: "prefill 3.0" (roleset 3, its first prefill pod),
+     * "decode 3.1", "standard 0"; a name neither side's scheme knows stays as it is.
+     */
 
-    /** A pod's place whichever side named it: "prefill 3.0", "decode 3.1", "standard 0"; its name when neither. */
-    static String place(Pattern naming, String pod) {
-        Matcher m = naming.matcher(pod);
+    private static String simulatedPlace(String pod) {
+        Matcher m = SIMULATED.matcher(pod);
         if (!m.matches()) {
             return pod;
         }
-        if (naming == SIMULATED) {
-            return m.group(2) != null ? m.group(2) + " " + m.group(1) + "." + m.group(3) : "standard " + m.group(4);
+        return m.group(2) != null ? m.group(2) + " " + m.group(1) + "." + m.group(3) : "standard " + m.group(4);
+    }
+
+    private static String loopbackPlace(String pod) {
+        Matcher m = LOOPBACK.matcher(pod);
+        if (!m.matches()) {
+            return pod;
         }
         return m.group(1) != null ? m.group(1) + " " + m.group(2) + "." + (m.group(3) == null ? "0" : m.group(3))
                 : "standard " + m.group(4);
+    }
+
+    /** "prefill -> decode" as loopback names them. */
+    private static String loopbackPlaces(String pair) {
+        String[] pods = pair.split(" -> ");
+        return pods.length == 2 ? loopbackPlace(pods[0]) + " -> " + loopbackPlace(pods[1]) : null;
     }
 
     /** As the loopback client names a route: "pd prefill -> decode" or "standard pod". */
