@@ -66,14 +66,14 @@ final class LoopbackRun {
             }
             Future.all(warmup).await();
             // Warm-up prompts share nothing with the run, but they are counted: read the counters before and after.
-            long[][] before = prefixCounters(cluster);
+            List<PrefixCacheStats> before = prefixCounters(cluster);
             List<RequestResult> results = replay(vertx, client, requests, timeScale, blockTokens).await();
-            long[][] after = prefixCounters(cluster);
-            long[] byPod = new long[after[0].length];
+            List<PrefixCacheStats> after = prefixCounters(cluster);
+            long[] byPod = new long[after.size()];
             long hits = 0;
             for (int i = 0; i < byPod.length; i++) {
-                byPod[i] = after[0][i] - before[0][i];
-                hits += after[1][i] - before[1][i];
+                byPod[i] = after.get(i).queriedTokens() - before.get(i).queriedTokens();
+                hits += after.get(i).hitTokens() - before.get(i).hitTokens();
             }
             return new Outcome(results, byPod, hits);
         } finally {
@@ -108,25 +108,16 @@ final class LoopbackRun {
         return done.future();
     }
 
-    /**
-     * Prompt tokens queried ([0]) and found ([1]) in the prefix cache of each pod that prefills (prefill and standard
-     * pods), in the cluster's order.
-     */
-    private static long[][] prefixCounters(LoopbackCluster cluster) throws Exception {
-        int pods = cluster.sims().size();
-        long[] queried = new long[pods];
-        long[] hits = new long[pods];
-        int prefilling = 0;
+    /** The prefix-cache counters of each pod that prefills (prefill and standard pods), in the cluster's order. */
+    private static List<PrefixCacheStats> prefixCounters(LoopbackCluster cluster) throws Exception {
+        List<PrefixCacheStats> counters = new ArrayList<>();
         HttpClient http = PrefixCacheStats.client();
-        for (int i = 0; i < pods; i++) {
-            if (SpecLabels.ROLE_DECODE.equals(cluster.entries().get(i).labels().get(SpecLabels.ROLE_NAME))) {
-                continue;
+        for (int i = 0; i < cluster.sims().size(); i++) {
+            if (!SpecLabels.ROLE_DECODE.equals(cluster.entries().get(i).labels().get(SpecLabels.ROLE_NAME))) {
+                counters.add(PrefixCacheStats.read(http, cluster.sims().get(i)));
             }
-            PrefixCacheStats stats = PrefixCacheStats.read(http, cluster.sims().get(i));
-            queried[prefilling] = stats.queriedTokens();
-            hits[prefilling++] = stats.hitTokens();
         }
-        return new long[][] {Arrays.copyOf(queried, prefilling), Arrays.copyOf(hits, prefilling)};
+        return counters;
     }
 
     private static Future<RequestResult> send(StreamingChatClient client, String prompt, int promptTokens, int maxTokens) {

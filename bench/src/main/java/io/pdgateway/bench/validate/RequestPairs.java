@@ -4,6 +4,7 @@ import io.pdgateway.routingsim.run.RequestRecord;
 import io.pdgateway.workload.run.RequestResult;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,18 +47,24 @@ final class RequestPairs {
     }
 
     private static boolean samePods(RequestRecord s, RequestResult r) {
-        String simulated = s.failed() ? null : s.prefillPod() == null ? simulatedPlace(s.targetPod())
-                : simulatedPlace(s.prefillPod()) + " -> " + simulatedPlace(s.targetPod());
-        String real = r.failed() ? null : r.route().startsWith("pd ") ? loopbackPlaces(r.route().substring(3))
-                : r.route().startsWith("standard ") ? loopbackPlace(r.route().substring(9)) : null;
-        return simulated != null && simulated.equals(real);
+        String simulated = s.failed() ? null : places(route(s), RequestPairs::simulatedPlace);
+        return simulated != null && !r.failed() && simulated.equals(places(r.route(), RequestPairs::loopbackPlace));
     }
 
-    /*
-     * A pod's place in the cluster, the same whichever side named it: "prefill 3.0" (roleset 3, its first prefill pod),
-     * "decode 3.1", "standard 0"; a name neither side's scheme knows stays as it is.
+    /**
+     * A route ("pd prefill -> decode", "standard pod") with each pod named by its place in the cluster, the same
+     * whichever side named it: "prefill 3.0" (roleset 3, its first prefill pod), "decode 3.1", "standard 0"; null for
+     * anything else ("unrouted").
      */
+    private static String places(String route, UnaryOperator<String> place) {
+        if (route.startsWith("standard ")) {
+            return place.apply(route.substring("standard ".length()));
+        }
+        String[] pods = route.startsWith("pd ") ? route.substring("pd ".length()).split(" -> ") : new String[0];
+        return pods.length == 2 ? place.apply(pods[0]) + " -> " + place.apply(pods[1]) : null;
+    }
 
+    /** A routing-sim pod's place; a name outside its scheme stays as it is. */
     private static String simulatedPlace(String pod) {
         Matcher m = SIMULATED.matcher(pod);
         if (!m.matches()) {
@@ -66,6 +73,7 @@ final class RequestPairs {
         return m.group(2) != null ? m.group(2) + " " + m.group(1) + "." + m.group(3) : "standard " + m.group(4);
     }
 
+    /** A loopback pod's place; a name outside its scheme stays as it is. */
     private static String loopbackPlace(String pod) {
         Matcher m = LOOPBACK.matcher(pod);
         if (!m.matches()) {
@@ -73,12 +81,6 @@ final class RequestPairs {
         }
         return m.group(1) != null ? m.group(1) + " " + m.group(2) + "." + (m.group(3) == null ? "0" : m.group(3))
                 : "standard " + m.group(4);
-    }
-
-    /** "prefill -> decode" as loopback names them. */
-    private static String loopbackPlaces(String pair) {
-        String[] pods = pair.split(" -> ");
-        return pods.length == 2 ? loopbackPlace(pods[0]) + " -> " + loopbackPlace(pods[1]) : null;
     }
 
     /** As the loopback client names a route: "pd prefill -> decode" or "standard pod". */
