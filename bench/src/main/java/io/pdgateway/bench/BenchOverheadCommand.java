@@ -2,6 +2,7 @@ package io.pdgateway.bench;
 
 import io.pdgateway.bench.overhead.OverheadBenchmark;
 import io.pdgateway.bench.overhead.OverheadReport;
+import io.pdgateway.bench.overhead.GatewayVariant;
 import io.pdgateway.bench.overhead.OverheadSettings;
 import io.pdgateway.bench.overhead.PdOverheadBenchmark;
 import io.pdgateway.bench.overhead.SizeResult;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -69,8 +71,9 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "default: ${DEFAULT-VALUE}).")
     double jitSettleSeconds;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "The comparison alternates the targets this many "
-            + "times (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rounds", defaultValue = "4", description = "The comparison alternates the targets this many "
+            + "times, in reverse order every other round, so an even number puts each target in each place alike "
+            + "(default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--slice-seconds", defaultValue = "6", description = "Seconds per target per round at least; "
@@ -106,19 +109,38 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "HTTP): what the gateway's network stack costs before any gateway code runs (single hop; not with --pd).")
     boolean nettyReferences;
 
+    @Option(names = "--gateway-variant", paramLabel = "NAME=JVM_OPTIONS", description = "Also measure a pd-gateway "
+            + "process started with these JVM options (quoted, space-separated), as target pd-gateway:NAME, alternated "
+            + "with the gateway as deployed in the same rounds and searches: a paired comparison of JVM settings "
+            + "(single hop; repeatable).")
+    List<String> gatewayVariants = new ArrayList<>();
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")
     Path json;
 
     @Option(names = "--html", paramLabel = "FILE", description = "Also write a self-contained HTML page.")
     Path html;
 
+    private List<GatewayVariant> variants() {
+        try {
+            return gatewayVariants.stream().map(GatewayVariant::parse).toList();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--gateway-variant: " + e.getMessage());
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, warmupRequests, warmupRate,
                 jitSettleSeconds, rounds, sliceSeconds,
-                searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx, nettyReferences);
+                searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx, nettyReferences,
+                variants());
         List<String> notes = new ArrayList<>();
         boolean pd = pdEngines != null && !pdEngines.isEmpty();
+        if (pd && !gatewayVariants.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--gateway-variant measures the single hop "
+                    + "only, not with --pd");
+        }
         List<SizeResult> sizes = pd ? new PdOverheadBenchmark(settings, pdEngines, System.out).run(notes)
                 : new OverheadBenchmark(settings, System.out).run(notes);
         List<RunReport> runs = new ArrayList<>();

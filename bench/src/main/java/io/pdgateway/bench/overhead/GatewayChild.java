@@ -44,6 +44,12 @@ public final class GatewayChild implements AutoCloseable {
      * among them replaces the proxying-only default.
      */
     public static GatewayChild start(Path podFile, Map<String, String> extraEnv) throws IOException {
+        return start(podFile, extraEnv, List.of());
+    }
+
+    /** As {@link #start(Path, Map)}, with more JVM options after every other (a {@link GatewayVariant}'s). */
+    public static GatewayChild start(Path podFile, Map<String, String> extraEnv, List<String> jvmOptions)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String variable : List.of("PD_GATEWAY_JAVA_OPTS", GATEWAY_JAVA_OPTS)) {
@@ -52,6 +58,7 @@ public final class GatewayChild implements AutoCloseable {
                 command.addAll(List.of(opts.trim().split("\\s+")));
             }
         }
+        command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
                 "--pods", podFile.toString(), "--host", "127.0.0.1", "--port", "0", "--drain-grace-seconds", "1"));
         Map<String, String> env = new java.util.HashMap<>(extraEnv);

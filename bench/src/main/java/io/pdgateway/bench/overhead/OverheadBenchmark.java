@@ -66,6 +66,14 @@ public final class OverheadBenchmark {
             closing.add(gateway);
             targets.put(GATEWAY, Endpoint.local("127.0.0.1", gateway.port()));
             ProcessCpu.of(gateway.pid()).ifPresent(cpu -> processes.put(GATEWAY, cpu));
+            for (GatewayVariant variant : settings.gatewayVariants()) {
+                out.println("starting " + variant.target() + " (JVM options " + String.join(" ", variant.jvmOptions())
+                        + ")...");
+                GatewayChild child = GatewayChild.start(podFile, Map.of(), variant.jvmOptions());
+                closing.add(child);
+                targets.put(variant.target(), Endpoint.local("127.0.0.1", child.port()));
+                ProcessCpu.of(child.pid()).ifPresent(cpu -> processes.put(variant.target(), cpu));
+            }
             NginxProxy.find(settings.nginx()).ifPresentOrElse(binary -> {
                 try {
                     NginxProxy nginx = NginxProxy.start(binary, dir.resolve("nginx"), SIM_HOST, sim.port());

@@ -166,6 +166,18 @@ public final class OverheadReport {
             line += "; pd-gateway / nginx " + ratio(gateway.get().cpu().microsPerRequest(),
                     nginx.get().cpu().microsPerRequest());
         }
+        for (TargetResult target : size.targets()) {
+            // a variant against the gateway as deployed, in the same rounds: with and without its compiler's share,
+            // which moves from run to run more than most JVM settings move the rest
+            if (gateway.isPresent() && target.target().startsWith(OverheadBenchmark.GATEWAY + ":")) {
+                ProxyCpu base = gateway.get().cpu();
+                ProxyCpu variant = target.cpu();
+                line += String.format(Locale.ROOT, "; %s / pd-gateway %s, without compiling %s", target.target(),
+                        ratio(variant.microsPerRequest(), base.microsPerRequest()),
+                        ratio(variant.microsPerRequest() - variant.compilerMicrosPerRequest(),
+                                base.microsPerRequest() - base.compilerMicrosPerRequest()));
+            }
+        }
         return line + "\n";
     }
 

@@ -21,13 +21,15 @@ import java.util.List;
  * @param timeoutMillis a request taking longer is an error (fails its step)
  * @param nginx         nginx binary, or null to look it up
  * @param nettyReferences also measure {@link NettyReferenceProxy}'s two modes, each in a JVM of its own
+ * @param gatewayVariants also measure a pd-gateway process with these JVM options, each (single hop)
  */
 public record OverheadSettings(List<Integer> promptTokens, int outputTokens, double fixedRate, int warmupRequests,
         double warmupRate, double jitSettleSeconds, int rounds,
         double sliceSeconds, double searchStart, double searchMax, int searchSteps, double stepSeconds,
-        long timeoutMillis, Path nginx, boolean nettyReferences) {
+        long timeoutMillis, Path nginx, boolean nettyReferences, List<GatewayVariant> gatewayVariants) {
     public OverheadSettings {
         promptTokens = List.copyOf(promptTokens);
+        gatewayVariants = List.copyOf(gatewayVariants);
         if (promptTokens.isEmpty() || promptTokens.stream().anyMatch(t -> t < 1) || outputTokens < 1 || rounds < 1
                 || !(fixedRate > 0) || warmupRequests < 0 || !(warmupRate > 0) || jitSettleSeconds < 0
                 || !(sliceSeconds > 0) || !(stepSeconds > 0) || timeoutMillis < 1) {

@@ -1,6 +1,7 @@
 package io.pdgateway.bench.overhead;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.OptionalDouble;
@@ -58,7 +59,7 @@ class OverheadReportTest {
     @Test
     void theProxiesCpuPerRequest_isReportedWithTheirIdleCpuAndTheirRatio() {
         OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
-                null, false);
+                null, false, List.of());
         SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
                 new TargetResult(OverheadBenchmark.DIRECT, null, null),
                 new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5), List.of()),
@@ -68,6 +69,30 @@ class OverheadReportTest {
                 + "rounds): pd-gateway 400 µs (compiling 25 of it; idle 31.5 ms/s), nginx 200 µs (compiling 0 of it; "
                 + "idle 0.0 ms/s); pd-gateway / nginx x2.00\n");
         assertThat(OverheadReport.cpu(size(300, 100, 300), settings)).isEmpty();
+    }
+
+    @Test
+    void aGatewayVariantsCpu_isSetAgainstTheDeployedGateways_withAndWithoutItsCompiler() {
+        OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
+                null, false, List.of(GatewayVariant.parse("heap=-Xms1g -Xmx1g")));
+        SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
+                new TargetResult(OverheadBenchmark.DIRECT, null, null),
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 100, 10), List.of()),
+                new TargetResult("pd-gateway:heap", null, null, new ProxyCpu(330, 60, 10), List.of())));
+
+        assertThat(OverheadReport.cpu(size, settings)).endsWith("; pd-gateway:heap / pd-gateway x0.83, without "
+                + "compiling x0.90\n");
+    }
+
+    @Test
+    void aGatewayVariant_isANameAndAtLeastOneJvmOption() {
+        GatewayVariant variant = GatewayVariant.parse(" g1-fixed = -Xms2g  -Xmx2g ");
+
+        assertThat(variant.target()).isEqualTo("pd-gateway:g1-fixed");
+        assertThat(variant.jvmOptions()).containsExactly("-Xms2g", "-Xmx2g");
+        for (String bad : List.of("-Xms2g", "heap=", "Heap=-Xms2g", "=-Xms2g", "a very long variant name=-Xms2g")) {
+            assertThatThrownBy(() -> GatewayVariant.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
     }
 
     @Test
