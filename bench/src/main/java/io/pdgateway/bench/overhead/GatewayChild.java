@@ -2,6 +2,7 @@ package io.pdgateway.bench.overhead;
 
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.core.spec.SpecStrategies;
+import io.pdgateway.server.cli.NettyAccess;
 import io.pdgateway.server.cli.ServeCommand;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -52,6 +53,7 @@ public final class GatewayChild implements AutoCloseable {
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(NettyAccess.JVM_FLAGS); // what java -jar gets from the manifest: the gateway as deployed
         for (String variable : List.of("PD_GATEWAY_JAVA_OPTS", GATEWAY_JAVA_OPTS)) {
             String opts = System.getenv(variable);
             if (opts != null && !opts.isBlank()) {

@@ -25,6 +25,7 @@ public final class GatewayVertx {
                     vertx.unavailableNativeTransportCause() == null ? "unknown"
                             : vertx.unavailableNativeTransportCause().toString());
         }
+        LOG.info(NettyAccess.describe());
         return vertx;
     }
 
