@@ -4,7 +4,6 @@ import io.pdgateway.bench.BenchCommand;
 import io.pdgateway.bench.validate.ValidateCommand;
 import io.pdgateway.epp.EppCommand;
 import io.pdgateway.routingsim.RoutingSimMain;
-import io.pdgateway.server.cli.NettyAccess;
 import io.pdgateway.server.cli.ServeCommand;
 import io.pdgateway.sim.SimCommand;
 import picocli.CommandLine;
@@ -27,7 +26,6 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        NettyAccess.enable();
         BenchCommand.quietLogs(args);
         int status = commandLine().execute(args);
         if (status != 0) {

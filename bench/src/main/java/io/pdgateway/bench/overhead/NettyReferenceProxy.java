@@ -25,7 +25,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import io.pdgateway.server.cli.NettyAccess;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -61,7 +60,6 @@ public final class NettyReferenceProxy {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        NettyAccess.enable();
         NettyReferenceProxy proxy = start(args[0], args[1], Integer.parseInt(args[2]));
         System.out.println(LISTENING + proxy.port());
         proxy.server.closeFuture().sync();

@@ -24,7 +24,7 @@ final class ReferenceProxyChild implements AutoCloseable {
     /** Starts one in {@code mode} ({@link NettyReferenceProxy#HTTP} or {@link NettyReferenceProxy#TCP}). */
     static ReferenceProxyChild start(String mode, String upstreamHost, int upstreamPort) throws IOException {
         String name = "netty-" + mode;
-        // The JVM's defaults and Netty's fast paths, as the gateway child gets them: the reference pays what the
+        // The JVM's defaults and Netty's fast path, as the gateway child gets them: the reference pays what the
         // gateway's runtime pays.
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

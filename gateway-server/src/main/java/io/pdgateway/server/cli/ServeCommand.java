@@ -76,7 +76,6 @@ public class ServeCommand implements Callable<Integer> {
      * a child process from its own classpath ({@code java -cp ... io.pdgateway.server.cli.ServeCommand --pods ...}).
      */
     public static void main(String[] args) {
-        NettyAccess.enable();
         int status = new CommandLine(new ServeCommand()).execute(args);
         if (status != 0) {
             System.exit(status);
