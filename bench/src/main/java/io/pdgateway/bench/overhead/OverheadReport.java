@@ -174,8 +174,7 @@ public final class OverheadReport {
                 ProxyCpu variant = target.cpu();
                 line += String.format(Locale.ROOT, "; %s / pd-gateway %s, without compiling %s", target.target(),
                         ratio(variant.microsPerRequest(), base.microsPerRequest()),
-                        ratio(variant.microsPerRequest() - variant.compilerMicrosPerRequest(),
-                                base.microsPerRequest() - base.compilerMicrosPerRequest()));
+                        ratio(variant.outsideCompilerMicrosPerRequest(), base.outsideCompilerMicrosPerRequest()));
             }
         }
         return line + "\n";

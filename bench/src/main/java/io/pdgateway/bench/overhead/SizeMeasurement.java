@@ -88,6 +88,7 @@ final class SizeMeasurement {
         Map<String, List<RunRecording>> slices = new LinkedHashMap<>();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         Map<String, List<Double>> compiler = new LinkedHashMap<>();
+        Map<String, List<Double>> outside = new LinkedHashMap<>();
         Map<String, List<Double>> p99s = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : inRoundOrder(targets, round)) {
@@ -104,6 +105,7 @@ final class SizeMeasurement {
                 double compiling = ProcessCpu.microsPerRequest(compiledBefore, process.compilerNanos(), requests);
                 cpu.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(micros);
                 compiler.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(compiling);
+                outside.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(micros - compiling);
                 if (!Double.isNaN(micros)) {
                     out.printf(Locale.ROOT, "    p99 TTFT %.2f ms; %.0f µs of CPU a request, compiling %.0f of it%n",
                             summary.ttft().p99(), micros, compiling);
@@ -133,7 +135,8 @@ final class SizeMeasurement {
         List<TargetResult> results = new ArrayList<>();
         // A target without a process has only unknown readings: its medians are NaN, ProxyCpu.NONE.
         fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
-                new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN)),
+                new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN),
+                        median(outside.get(name))),
                 p99s.get(name))));
         return new SizeResult(scenario, promptTokens, results);
     }

@@ -82,6 +82,12 @@ class OverheadReportTest {
 
         assertThat(OverheadReport.cpu(size, settings)).endsWith("; pd-gateway:heap / pd-gateway x0.83, without "
                 + "compiling x0.90\n");
+        // outside the compiler, the rounds' own differences when the measurement has them
+        SizeResult rounds = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
+                new TargetResult(OverheadBenchmark.DIRECT, null, null),
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 100, 10, 320), List.of()),
+                new TargetResult("pd-gateway:heap", null, null, new ProxyCpu(330, 60, 10, 320), List.of())));
+        assertThat(OverheadReport.cpu(rounds, settings)).endsWith("without compiling x1.00\n");
     }
 
     @Test
