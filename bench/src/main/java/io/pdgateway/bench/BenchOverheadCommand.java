@@ -1,8 +1,8 @@
 package io.pdgateway.bench;
 
+import io.pdgateway.bench.overhead.GatewayVariant;
 import io.pdgateway.bench.overhead.OverheadBenchmark;
 import io.pdgateway.bench.overhead.OverheadReport;
-import io.pdgateway.bench.overhead.GatewayVariant;
 import io.pdgateway.bench.overhead.OverheadSettings;
 import io.pdgateway.bench.overhead.PdOverheadBenchmark;
 import io.pdgateway.bench.overhead.SizeResult;

@@ -1,10 +1,13 @@
 package io.pdgateway.bench.overhead;
 
+import io.pdgateway.server.cli.NettyAccess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +40,18 @@ final class ChildProcess implements AutoCloseable {
         reader.start();
         reaper = new Thread(this::stop, name + "-reaper");
         Runtime.getRuntime().addShutdownHook(reaper);
+    }
+
+    /**
+     * The start of a child JVM's command line: this JVM's {@code java} with the flags {@code java -jar} gets from the
+     * jar's manifest ({@link NettyAccess#JVM_FLAGS}), so a gateway or reference proxy runs as deployed. Mutable: the
+     * caller appends its options, class path and main class.
+     */
+    static List<String> javaAsDeployed() {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(NettyAccess.JVM_FLAGS);
+        return command;
     }
 
     static ChildProcess start(String name, List<String> command, Map<String, String> env) throws IOException {

@@ -2,11 +2,9 @@ package io.pdgateway.bench.overhead;
 
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.core.spec.SpecStrategies;
-import io.pdgateway.server.cli.NettyAccess;
 import io.pdgateway.server.cli.ServeCommand;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -51,9 +49,7 @@ public final class GatewayChild implements AutoCloseable {
     /** As {@link #start(Path, Map)}, with more JVM options after every other (a {@link GatewayVariant}'s). */
     public static GatewayChild start(Path podFile, Map<String, String> extraEnv, List<String> jvmOptions)
             throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(NettyAccess.JVM_FLAGS); // what java -jar gets from the manifest: the gateway as deployed
+        List<String> command = ChildProcess.javaAsDeployed();
         for (String variable : List.of("PD_GATEWAY_JAVA_OPTS", GATEWAY_JAVA_OPTS)) {
             String opts = System.getenv(variable);
             if (opts != null && !opts.isBlank()) {

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  */
 public record GatewayVariant(String name, List<String> jvmOptions) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,15}");
+    private static final String TARGET_PREFIX = OverheadBenchmark.GATEWAY + ":";
 
     public GatewayVariant {
         jvmOptions = List.copyOf(jvmOptions);
@@ -36,6 +37,11 @@ public record GatewayVariant(String name, List<String> jvmOptions) {
 
     /** The target's name in the report. */
     public String target() {
-        return OverheadBenchmark.GATEWAY + ":" + name;
+        return TARGET_PREFIX + name;
+    }
+
+    /** Whether a report's target is a variant's. */
+    static boolean isVariant(String target) {
+        return target.startsWith(TARGET_PREFIX);
     }
 }

@@ -169,7 +169,7 @@ public final class OverheadReport {
         for (TargetResult target : size.targets()) {
             // a variant against the gateway as deployed, in the same rounds: with and without its compiler's share,
             // which moves from run to run more than most JVM settings move the rest
-            if (gateway.isPresent() && target.target().startsWith(OverheadBenchmark.GATEWAY + ":")) {
+            if (gateway.isPresent() && GatewayVariant.isVariant(target.target())) {
                 ProxyCpu base = gateway.get().cpu();
                 ProxyCpu variant = target.cpu();
                 line += String.format(Locale.ROOT, "; %s / pd-gateway %s, without compiling %s", target.target(),

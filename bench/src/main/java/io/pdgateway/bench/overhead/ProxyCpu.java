@@ -11,12 +11,6 @@ public record ProxyCpu(double microsPerRequest, double compilerMicrosPerRequest,
         double outsideCompilerMicrosPerRequest) {
     public static final ProxyCpu NONE = new ProxyCpu(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
-    /** From one reading (or medians alone): outside the compiler is then the difference of the two. */
-    public ProxyCpu(double microsPerRequest, double compilerMicrosPerRequest, double idleMillisPerSecond) {
-        this(microsPerRequest, compilerMicrosPerRequest, idleMillisPerSecond,
-                microsPerRequest - compilerMicrosPerRequest);
-    }
-
     public boolean known() {
         return !Double.isNaN(microsPerRequest);
     }

@@ -1,9 +1,6 @@
 package io.pdgateway.bench.overhead;
 
-import io.pdgateway.server.cli.NettyAccess;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -24,11 +21,9 @@ final class ReferenceProxyChild implements AutoCloseable {
     /** Starts one in {@code mode} ({@link NettyReferenceProxy#HTTP} or {@link NettyReferenceProxy#TCP}). */
     static ReferenceProxyChild start(String mode, String upstreamHost, int upstreamPort) throws IOException {
         String name = "netty-" + mode;
-        // The JVM's defaults and Netty's fast path, as the gateway child gets them: the reference pays what the
-        // gateway's runtime pays.
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(NettyAccess.JVM_FLAGS);
+        // The JVM's defaults and flags, as the gateway child gets them: the reference pays what the gateway's
+        // runtime pays.
+        List<String> command = ChildProcess.javaAsDeployed();
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), NettyReferenceProxy.class.getName(), mode,
                 upstreamHost, Integer.toString(upstreamPort)));
         ChildProcess process = ChildProcess.start(name, command, Map.of());

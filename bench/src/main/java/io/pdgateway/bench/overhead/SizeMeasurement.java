@@ -31,9 +31,9 @@ import java.util.SplittableRandom;
  * light load.
  */
 final class SizeMeasurement {
-    /** Each target gets this much load at the comparison's rate first, unreported: connection pools warm up. */
     /** The JIT warm-up in this many parts, the targets taking turns (see {@link #measure}). */
     static final int WARMUP_PARTS = 4;
+    /** Each target gets this much load at the comparison's rate first, unreported: connection pools warm up. */
     static final double WARMUP_SECONDS = 5;
     /** Rate-search steps stop once the bracket is within 10 % of the rate found. */
     static final double SEARCH_RESOLUTION = 0.1;

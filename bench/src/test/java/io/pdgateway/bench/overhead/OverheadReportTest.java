@@ -62,8 +62,8 @@ class OverheadReportTest {
                 null, false, List.of());
         SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
                 new TargetResult(OverheadBenchmark.DIRECT, null, null),
-                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5), List.of()),
-                new TargetResult(OverheadBenchmark.NGINX, null, null, new ProxyCpu(200, 0, 0), List.of())));
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 25, 31.5, 375), List.of()),
+                new TargetResult(OverheadBenchmark.NGINX, null, null, new ProxyCpu(200, 0, 0, 200), List.of())));
 
         assertThat(OverheadReport.cpu(size, settings)).isEqualTo("proxy CPU a request at 40 req/s (median of the "
                 + "rounds): pd-gateway 400 µs (compiling 25 of it; idle 31.5 ms/s), nginx 200 µs (compiling 0 of it; "
@@ -77,8 +77,8 @@ class OverheadReportTest {
                 null, false, List.of(GatewayVariant.parse("heap=-Xms1g -Xmx1g")));
         SizeResult size = new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
                 new TargetResult(OverheadBenchmark.DIRECT, null, null),
-                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 100, 10), List.of()),
-                new TargetResult("pd-gateway:heap", null, null, new ProxyCpu(330, 60, 10), List.of())));
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(400, 100, 10, 300), List.of()),
+                new TargetResult("pd-gateway:heap", null, null, new ProxyCpu(330, 60, 10, 270), List.of())));
 
         assertThat(OverheadReport.cpu(size, settings)).endsWith("; pd-gateway:heap / pd-gateway x0.83, without "
                 + "compiling x0.90\n");
