@@ -33,6 +33,12 @@ import java.util.SplittableRandom;
 final class SizeMeasurement {
     /** The JIT warm-up in this many parts, the targets taking turns (see {@link #measure}). */
     static final int WARMUP_PARTS = 4;
+    /**
+     * The JIT warm-up holds at most this many requests in flight ({@link LoadRunner}'s cap): far more than a measured
+     * round at the comparison's rate keeps, far fewer than the 1,251 an open-loop warm-up of 200 KB prompts at 400 a
+     * second piled up on two cores, after which the gateway's resident memory stood at 5.3 GB for the measured rounds.
+     */
+    static final int WARMUP_MAX_IN_FLIGHT = 32;
     /** Each target gets this much load at the comparison's rate first, unreported: connection pools warm up. */
     static final double WARMUP_SECONDS = 5;
     /** Rate-search steps stop once the bracket is within 10 % of the rate found. */
@@ -72,13 +78,13 @@ final class SizeMeasurement {
             // as much in the measured rounds (three paired runs, 2026-12-06).
             for (int part = 0; part < WARMUP_PARTS; part++) {
                 for (Map.Entry<String, ? extends ChatTarget> target : inRoundOrder(targets, part)) {
-                    runLoad(target.getValue(), workload(promptTokens, settings.warmupRate(), seconds / WARMUP_PARTS,
+                    warmUp(target.getValue(), workload(promptTokens, settings.warmupRate(), seconds / WARMUP_PARTS,
                             part), "  JIT warm-up " + target.getKey() + " ");
                 }
             }
             targets.forEach((name, client) -> JitSettling.settle(name, processes.getOrDefault(name,
                     ProcessCpu.NONE)::compilerNanos, System::nanoTime, settings.jitSettleSeconds(),
-                    () -> runLoad(client, batch, "  JIT settling " + name + " "), out));
+                    () -> warmUp(client, batch, "  JIT settling " + name + " "), out));
         }
         double sliceSeconds = OverheadSettings.seconds(settings.sliceSeconds(), settings.fixedRate());
         out.printf(Locale.ROOT, "%n== %s, prompts of %s: warm-up, then %d rounds of %.1f s per target at %.0f req/s%n",
@@ -225,6 +231,12 @@ final class SizeMeasurement {
 
     private RunRecording runLoad(ChatTarget client, LoadSchedule workload, String label) {
         return new LoadRunner(client, ProgressLine.to(out, label), settings.timeoutMillis()).run(workload);
+    }
+
+    /** Load that only warms: capped in flight, so a warm-up faster than the rig carries never leaves a queue behind. */
+    private void warmUp(ChatTarget client, LoadSchedule workload, String label) {
+        new LoadRunner(client, ProgressLine.to(out, label), settings.timeoutMillis(), WARMUP_MAX_IN_FLIGHT)
+                .run(workload);
     }
 
     /** Poisson arrivals of one repeated prompt (built once), seeded so every target gets the same arrival times. */

@@ -16,6 +16,7 @@ import io.pdgateway.workload.prompt.PromptPlan;
 import io.pdgateway.workload.run.RunRecording;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -37,8 +38,52 @@ class LoadRunnerIT {
     }
 
     private SimPod pod(FaultConfig faults) {
-        return SimPod.start(vertx, SimConfig.builder().role(SimRole.COMBINED).host(HOST).timeScale(0.01)
+        return pod(faults, 0.01);
+    }
+
+    private SimPod pod(FaultConfig faults, double timeScale) {
+        return SimPod.start(vertx, SimConfig.builder().role(SimRole.COMBINED).host(HOST).timeScale(timeScale)
                 .faults(faults).build()).await();
+    }
+
+    @Test
+    @Timeout(60)
+    void cappedRun_neverHasMoreInFlight_andStillSendsEveryRequest() {
+        SimPod pod = pod(FaultConfig.none(), 1.0); // real time: each stream lasts a few hundred milliseconds
+        List<LoadRequest> burst = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            burst.add(new LoadRequest(0, PromptPlan.single(10, i), 16, null));
+        }
+        LoadSchedule workload = new LoadSchedule("burst", burst);
+        StreamingChatClient client = StreamingChatClient.open(vertx, Endpoint.local(HOST, pod.port()),
+                SimConfig.DEFAULT_MODEL, Map.of());
+
+        RunRecording open = new LoadRunner(client, ProgressLine.silent(), 20_000).run(workload);
+        RunRecording capped = new LoadRunner(client, ProgressLine.silent(), 20_000, 3).run(workload);
+
+        assertThat(mostAtOnce(open)).isGreaterThan(3); // the control: the same burst uncapped overlaps more
+        assertThat(capped.abandoned()).isZero();
+        assertThat(capped.results()).hasSize(12).allSatisfy(r -> assertThat(r.error()).isNull());
+        assertThat(mostAtOnce(capped)).isLessThanOrEqualTo(3);
+        assertThat(capped.results()).anySatisfy(r -> assertThat(r.lagMillis()).isGreaterThan(0));
+        client.close().await();
+    }
+
+    /** The most requests the run had outstanding at one moment, from each one's send and end. */
+    private static int mostAtOnce(RunRecording run) {
+        List<double[]> edges = new ArrayList<>();
+        for (var r : run.results()) {
+            edges.add(new double[] {r.startMillis(), 1});
+            edges.add(new double[] {r.startMillis() + r.e2eMillis(), -1});
+        }
+        edges.sort((a, b) -> a[0] != b[0] ? Double.compare(a[0], b[0]) : Double.compare(a[1], b[1])); // ends first
+        int now = 0;
+        int most = 0;
+        for (double[] edge : edges) {
+            now += (int) edge[1];
+            most = Math.max(most, now);
+        }
+        return most;
     }
 
     @Test
