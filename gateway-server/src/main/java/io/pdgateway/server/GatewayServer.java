@@ -10,6 +10,7 @@ import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.config.FrontSettings;
 import io.pdgateway.server.front.ApiKeys;
 import io.pdgateway.server.front.ClientConnections;
+import io.pdgateway.server.front.HeldBodies;
 import io.pdgateway.server.front.Listeners;
 import io.pdgateway.server.front.OpenAiFront;
 import io.pdgateway.server.kvevents.KvEventMetrics;
@@ -175,14 +176,17 @@ public final class GatewayServer {
                 gateway.outliers, gateway.gates);
         gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
+        HeldBodies bodies = new HeldBodies(settings.front().heldBodyLimit());
+        gateway.metrics.heldBodies(bodies::held, bodies.limit());
         HttpServerOptions options = ClientConnections.listenerOptions(serverOptions(settings.front()),
                 settings.front().requestHeaderTimeoutSeconds());
         ClientConnections connections = new ClientConnections(vertx, options,
                 settings.front().requestHeaderTimeoutSeconds(), settings.front().keepAliveTimeoutSeconds(),
                 gateway.metrics);
         return Listeners.start(vertx, settings.front().eventLoopCount(), options, host, port, connections, req -> {
-                    connections.requestStarted(req);
-                    front.handle(req);
+                    HeldBodies.Account body = bodies.open();
+                    connections.requestStarted(req, body::release);
+                    front.handle(req, body);
                 }, gateway.clients)
                 .map(listeners -> {
                     gateway.listeners = listeners;

@@ -199,6 +199,14 @@ public final class Knobs {
     public static final Knob<Double> MAX_REQUEST_BODY_BYTES = Knob.env(SpecEnv.MAX_REQUEST_BODY_BYTES,
             8.0 * 1024 * 1024, KnobRule.positive());
     /**
+     * 0, an eighth of the JVM's maximum heap: every request's body stays in the heap while it is read, routed and sent
+     * (with a PD request's leg bodies beside it), and 3,000 bodies of 200 KB at once took a 512 MB heap to
+     * OutOfMemoryError, every stream on it lost. An eighth leaves the rest of the heap to those copies and to held
+     * streams; a request that would pass it gets 503 and keeps none of its body.
+     */
+    public static final Knob<Double> MAX_HELD_BODY_BYTES = Knob.env(SpecEnv.MAX_HELD_BODY_BYTES, 0.0,
+            KnobRule.nonNegative());
+    /**
      * 60 s for the whole body: the default 8 MiB limit needs only 1.1 Mbit/s in that time, and real requests are a
      * fraction of it, while a client that stalls or trickles its body holds a buffer and a socket for at most a minute
      * (nginx's client_body_timeout is 60 s too, though between two reads).

@@ -74,6 +74,8 @@ public final class SpecEnv {
 
     /** pd-gateway's own: largest request body accepted before answering 413 (not in the spec). */
     public static final String MAX_REQUEST_BODY_BYTES = "PD_GATEWAY_MAX_REQUEST_BODY_BYTES";
+    /** pd-gateway's own: request bodies held at once, all requests together, before answering 503 (0: auto). */
+    public static final String MAX_HELD_BODY_BYTES = "PD_GATEWAY_MAX_HELD_BODY_BYTES";
     /** pd-gateway's own: seconds in-flight requests get to finish after SIGTERM ({@code serve --drain-grace-seconds}). */
     public static final String DRAIN_GRACE_SECONDS = "PD_GATEWAY_DRAIN_GRACE_SECONDS";
     /** pd-gateway's own: "false" stops retrying a prefill that failed transiently on other pods (on by default). */

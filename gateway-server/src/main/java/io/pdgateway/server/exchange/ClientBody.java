@@ -11,11 +11,16 @@ import io.pdgateway.server.front.OpenAiRequest;
 final class ClientBody {
     private OpenAiRequest request;
     private Object admitted;
+    private final Runnable released;
 
-    /** @param admitted what the adapter's admission parsed of the body, or null */
-    ClientBody(OpenAiRequest request, Object admitted) {
+    /**
+     * @param admitted what the adapter's admission parsed of the body, or null
+     * @param released told when the body goes (the gateway's count of held bodies gives its bytes back)
+     */
+    ClientBody(OpenAiRequest request, Object admitted, Runnable released) {
         this.request = request;
         this.admitted = admitted;
+        this.released = released;
     }
 
     /** The request; only while {@link #held()}. */
@@ -38,5 +43,6 @@ final class ClientBody {
     void release() {
         request = null;
         admitted = null;
+        released.run();
     }
 }

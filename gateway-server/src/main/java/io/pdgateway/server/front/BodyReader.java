@@ -10,17 +10,19 @@ import io.vertx.core.internal.buffer.BufferInternal;
 import java.util.function.Consumer;
 
 /**
- * Reads one request body under two bounds, so no client can make the gateway hold a buffer or a socket for long:
+ * Reads one request body under three bounds, so no client can make the gateway hold a buffer or a socket for long:
  * a body over PD_GATEWAY_MAX_REQUEST_BODY_BYTES gets 413 (at once when Content-Length says so), one not complete within
- * PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS of its headers gets 408 (a client that stalls or trickles). Either answer
- * closes the connection: the rest of the body is still on the wire and not worth reading. A client that sent
- * {@code Expect: 100-continue} gets its 100 once the headers have passed every check (or the 413 instead). Runs on
- * the request's event loop.
+ * PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS of its headers gets 408 (a client that stalls or trickles); either answer
+ * closes the connection, the rest of the body still on the wire and not worth reading. One that would take the bodies
+ * held by all requests past PD_GATEWAY_MAX_HELD_BODY_BYTES ({@link HeldBodies}), counted as its bytes arrive, gets 503
+ * with Retry-After once the rest of it has been read and dropped ({@link #heldBodiesFull}). A client that sent {@code Expect: 100-continue} gets
+ * its 100 once the headers have passed every check (or the refusal instead). Runs on the request's event loop.
  */
 final class BodyReader {
     /** Why a body was refused: the pd_gateway_rejected_requests_total reason. */
     static final String TOO_LARGE = "body_too_large";
     static final String TIMEOUT = "body_timeout";
+    static final String HELD_BODIES_FULL = "held_bodies_full";
     /**
      * The most a declared Content-Length reserves before its bytes arrive: a client may declare up to the body limit
      * and send nothing, and must not make the gateway hold megabytes for it. Larger bodies grow past it as they come.
@@ -29,32 +31,66 @@ final class BodyReader {
 
     private final Vertx vertx;
     private final HttpServerRequest req;
+    private final HeldBodies.Account held;
     private final int limit;
     private final Consumer<String> rejected;
-    /** The bytes so far; null once settled (the request's handlers keep this reader for the stream's whole life). */
+    /**
+     * The bytes so far: null until the first of them arrives (a client that declares a body and sends nothing holds
+     * no buffer and counts nothing) and once settled (the request's handlers keep this reader for the stream's whole
+     * life).
+     */
     private Buffer body;
+    /** What {@link #body} is counted for in {@link #held}: its capacity or its length, whichever is more. */
+    private long counted;
+    private final long declared;
     private long timer = -1;
     private boolean settled;
 
-    private BodyReader(Vertx vertx, HttpServerRequest req, int limit, Consumer<String> rejected, long declared) {
+    private BodyReader(Vertx vertx, HttpServerRequest req, HeldBodies.Account held, int limit,
+            Consumer<String> rejected, long declared) {
         this.vertx = vertx;
         this.req = req;
+        this.held = held;
         this.limit = limit;
         this.rejected = rejected;
-        // Sized once from Content-Length: a 200 KB body grown by doubling was copied about twice over (issue 16).
-        this.body = declared > 0 && declared <= Math.min(limit, MAX_PRESIZE_BYTES) ? Buffer.buffer((int) declared)
-                : Buffer.buffer();
+        this.declared = declared;
     }
 
     /**
+     * Counts the body as it will be once {@code chunk} is in: the presized buffer when the first bytes arrive, each
+     * byte past it as it comes. False, counting nothing, when every request's bodies together would pass the bound.
+     */
+    private boolean counts(Buffer chunk) {
+        if (body == null) {
+            // Sized once from Content-Length: a 200 KB body grown by doubling was copied about twice over (issue 16).
+            boolean presized = declared > 0 && declared <= Math.min(limit, MAX_PRESIZE_BYTES);
+            long capacity = presized ? declared : 0;
+            long needed = Math.max(capacity, chunk.length());
+            if (!held.hold(needed)) {
+                return false;
+            }
+            counted = needed;
+            body = presized ? Buffer.buffer((int) declared) : Buffer.buffer();
+            return true;
+        }
+        long needed = Math.max(counted, body.length() + (long) chunk.length());
+        if (needed > counted && !held.hold(needed - counted)) {
+            return false;
+        }
+        counted = needed;
+        return true;
+    }
+
+    /**
+     * @param held the request's account: the body is counted there as it is reserved or read
      * @param onBody gets the whole body
      * @param rejected gets the reason when the body was refused (the client has its answer already)
      */
-    static void read(Vertx vertx, HttpServerRequest req, int limit, long timeoutMs, Consumer<byte[]> onBody,
-            Consumer<String> rejected) {
+    static void read(Vertx vertx, HttpServerRequest req, HeldBodies.Account held, int limit, long timeoutMs,
+            Consumer<byte[]> onBody, Consumer<String> rejected) {
         String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
         long declared = length == null ? -1 : parseLong(length);
-        BodyReader reader = new BodyReader(vertx, req, limit, rejected, declared);
+        BodyReader reader = new BodyReader(vertx, req, held, limit, rejected, declared);
         if (declared > limit) {
             reader.tooLarge();
             return;
@@ -70,8 +106,12 @@ final class BodyReader {
             if (reader.settled) {
                 return;
             }
-            if (reader.body.length() + chunk.length() > limit) {
+            if (reader.length() + chunk.length() > limit) {
                 reader.tooLarge();
+                return;
+            }
+            if (!reader.counts(chunk)) {
+                reader.heldBodiesFull(timeoutMs);
                 return;
             }
             reader.body.appendBuffer(chunk);
@@ -93,8 +133,15 @@ final class BodyReader {
         return expect != null && HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.strip());
     }
 
+    private long length() {
+        return body == null ? 0 : body.length();
+    }
+
     /** The body's bytes: its own array when it filled exactly the space Content-Length declared, else a copy. */
     private byte[] bytes() {
+        if (body == null) {
+            return new byte[0];
+        }
         ByteBuf buf = ((BufferInternal) body).getByteBuf();
         if (buf.hasArray() && buf.arrayOffset() == 0 && buf.readerIndex() == 0
                 && buf.writerIndex() == buf.array().length) {
@@ -107,14 +154,41 @@ final class BodyReader {
         refuse(413, "request body exceeds " + limit + " bytes", "request_too_large", TOO_LARGE);
     }
 
+    /**
+     * Every request's bodies together are at their bound: this one gets 503 with Retry-After (it can come back once
+     * some have gone). A client still sending its body would see its connection reset rather than the answer, so
+     * the rest of the body is read and dropped first (within the body timeout), holding no memory.
+     */
+    private void heldBodiesFull(long timeoutMs) {
+        if (settled) {
+            return;
+        }
+        ApiError full = ApiError.of(503, "the gateway holds as many request bodies as PD_GATEWAY_MAX_HELD_BODY_BYTES "
+                + "allows; retry shortly", HELD_BODIES_FULL).withRetryAfter(1);
+        settle();
+        held.release();
+        rejected.accept(HELD_BODIES_FULL);
+        long drained = vertx.setTimer(timeoutMs, id -> OpenAiFront.respondAndClose(req, full));
+        req.handler(dropped -> { });
+        req.endHandler(v -> {
+            vertx.cancelTimer(drained);
+            OpenAiFront.respondAndClose(req, full);
+        });
+    }
+
     private void refuse(int status, String message, String code, String reason) {
+        refuse(ApiError.of(status, message, code), reason);
+    }
+
+    private void refuse(ApiError error, String reason) {
         if (settled) {
             return;
         }
         settle();
+        held.release(); // none of it will be read
         rejected.accept(reason);
         // HTTP/1.1 keeps a connection whose request is unfinished; HTTP/2 streams end on their own.
-        OpenAiFront.respondAndClose(req, ApiError.of(status, message, code));
+        OpenAiFront.respondAndClose(req, error);
     }
 
     private void settle() {

@@ -121,24 +121,31 @@ public final class ClientConnections implements Handler<HttpConnection> {
         return first;
     }
 
-    /** A request's headers arrived: its connection's timers stop until its response has ended. */
-    public void requestStarted(HttpServerRequest req) {
+    /**
+     * A request's headers arrived: its connection's timers stop until its response has ended, and {@code ended} runs
+     * once when it has, however it ends (the response's end, a reset stream, a connection that closed under it).
+     */
+    public void requestStarted(HttpServerRequest req, Runnable ended) {
         Guard guard = open.get(req.connection());
-        if (guard == null) {
-            return;
+        boolean closeAfter = false;
+        if (guard != null) {
+            guard.started();
+            closeAfter = guard.firstRequestFramedLeniently(req);
+            if (closeAfter) {
+                req.response().putHeader(HttpHeaders.CONNECTION, "close");
+            }
         }
-        guard.started();
-        boolean closeAfter = guard.firstRequestFramedLeniently(req);
-        if (closeAfter) {
-            req.response().putHeader(HttpHeaders.CONNECTION, "close");
-        }
-        boolean[] ended = {false};
+        boolean close = closeAfter;
+        boolean[] over = {false};
         Handler<Void> end = v -> {
-            if (!ended[0]) {
-                ended[0] = true;
-                guard.ended();
-                if (closeAfter) {
-                    guard.connection.close();
+            if (!over[0]) {
+                over[0] = true;
+                ended.run();
+                if (guard != null) {
+                    guard.ended();
+                    if (close) {
+                        guard.connection.close();
+                    }
                 }
             }
         };
@@ -146,7 +153,7 @@ public final class ClientConnections implements Handler<HttpConnection> {
         // A reset HTTP/2 stream ends without its response ending (Vert.x tells the request or the response, depending
         // on how far it got); its connection carries on.
         Handler<Throwable> failed = e -> {
-            if (e instanceof StreamResetException && !ended[0]) {
+            if (e instanceof StreamResetException && !over[0]) {
                 resets.note();
             }
             end.handle(null);

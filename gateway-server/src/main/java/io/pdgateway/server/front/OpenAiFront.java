@@ -19,7 +19,6 @@ import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.trace.HeaderGetters;
 import io.pdgateway.server.trace.RequestTrace;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * The OpenAI-compatible HTTP front: reads and validates the request, routes it, and hands it to an {@link Exchange}.
  * Also serves /v1/models, /healthz, /readyz and /metrics.
  */
-public final class OpenAiFront implements Handler<HttpServerRequest> {
+public final class OpenAiFront {
     private static final Logger LOG = LoggerFactory.getLogger(OpenAiFront.class);
     /** pd_gateway_rejected_requests_total reason of a body that is not a valid chat or completions request. */
     static final String INVALID_BODY = "invalid_body";
@@ -67,8 +66,8 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         this.apiKeys = apiKeys;
     }
 
-    @Override
-    public void handle(HttpServerRequest req) {
+    /** @param body the request's account of held body bytes, given back when the request ends */
+    public void handle(HttpServerRequest req, HeldBodies.Account body) {
         ApiError malformed = HttpRules.violation(req);
         if (malformed != null) {
             // The request's framing or target is in doubt, so is whatever follows it on the connection.
@@ -106,7 +105,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
                         + "(curl: -H 'Content-Type: application/json')", UNSUPPORTED_MEDIA_TYPE));
                 return;
             }
-            readBody(req);
+            readBody(req, body);
             return;
         }
         switch (path) {
@@ -132,26 +131,26 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
                 : "missing API key: send it as Authorization: Bearer <key>", "invalid_api_key"));
     }
 
-    private void readBody(HttpServerRequest req) {
-        BodyReader.read(up.vertx(), req, up.settings().front().maxRequestBodyBytes(),
+    private void readBody(HttpServerRequest req, HeldBodies.Account body) {
+        BodyReader.read(up.vertx(), req, body, up.settings().front().maxRequestBodyBytes(),
                 Math.round(up.settings().front().requestBodyTimeoutSeconds() * 1000), raw -> {
                     if (req.version() == HttpVersion.HTTP_2) {
                         // A client's RST_STREAM often arrives in the same read as the stream's last DATA frame: one
                         // turn of the event loop later it has been seen, and the request stops before it reaches a
                         // pod (route() checks), rather than opening a pod connection only to reset it.
-                        up.vertx().getOrCreateContext().runOnContext(v -> bodyRead(req, raw));
+                        up.vertx().getOrCreateContext().runOnContext(v -> bodyRead(req, raw, body));
                     } else {
-                        bodyRead(req, raw);
+                        bodyRead(req, raw, body);
                     }
                 }, up.metrics()::rejected);
     }
 
-    private void bodyRead(HttpServerRequest req, byte[] raw) {
+    private void bodyRead(HttpServerRequest req, byte[] raw, HeldBodies.Account body) {
         if (req.response().closed()) {
             return;
         }
         try {
-            onBody(req, raw);
+            onBody(req, raw, body);
         } catch (RuntimeException e) {
             // A bug, but the client gets an answer rather than a connection that never speaks again.
             LOG.error("request body handling failed", e);
@@ -159,7 +158,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
         }
     }
 
-    private void onBody(HttpServerRequest req, byte[] raw) {
+    private void onBody(HttpServerRequest req, byte[] raw, HeldBodies.Account body) {
         RequestTrace trace = up.tracing().request(req, HeaderGetters.VERTX, req.method().name(), req.path());
         OpenAiRequest request;
         try {
@@ -198,7 +197,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
             return;
         }
         Admitted admitted = new Admitted(request, engine.admission(), engine.adapter(), engine.admittedBody(),
-                requestId, trace);
+                requestId, trace, body);
         // The body is already read in full: nothing to pause while a worker measures a long prompt.
         routing.measurer().measure(up.vertx(), request, engine.admission().needs()).onComplete(ar -> {
             if (ar.succeeded()) {
@@ -214,7 +213,7 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
 
     /** A request past admission: what the exchange needs besides its decision. */
     private record Admitted(OpenAiRequest request, Admission admission, EngineAdapter adapter, Object admittedBody,
-            String requestId, RequestTrace trace) {}
+            String requestId, RequestTrace trace, HeldBodies.Account body) {}
 
     private void route(HttpServerRequest req, Admitted admitted, PromptFeatures features) {
         if (req.response().closed()) {
@@ -242,8 +241,8 @@ public final class OpenAiFront implements Handler<HttpServerRequest> {
                     .withRetryAfter(decision.verdict().retryAfterSeconds()));
             return;
         }
-        new Exchange(up, routing.session(), req, request, routed, admitted.adapter(), admitted.admittedBody(), debug,
-                !apiKeys.required(), admitted.trace()).start();
+        new Exchange(up, routing.session(), req, request, routed, admitted.adapter(), admitted.admittedBody(),
+                admitted.body()::release, debug, !apiKeys.required(), admitted.trace()).start();
     }
 
     /** The adaptive bucket plan as JSON; only with PD_GATEWAY_DEBUG_ENDPOINTS=true, since it shows internal state. */

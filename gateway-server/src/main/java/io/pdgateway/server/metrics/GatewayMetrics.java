@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -51,6 +52,8 @@ public final class GatewayMetrics implements AutoCloseable {
     public static final String CLIENT_CONNECTIONS_CLOSED = "pd_gateway_client_connections_closed";
     /** pd-gateway's own: client connections open now. */
     public static final String CLIENT_CONNECTIONS = "pd_gateway_client_connections";
+    public static final String HELD_BODY_BYTES = "pd_gateway_held_request_body_bytes";
+    public static final String HELD_BODY_LIMIT = "pd_gateway_held_request_body_limit_bytes";
     /** pd-gateway's own: prefills retried elsewhere (Micrometer adds _total). */
     public static final String PREFILL_RETRIES = "pd_gateway_prefill_retries";
 
@@ -117,6 +120,14 @@ public final class GatewayMetrics implements AutoCloseable {
         }
     }
 
+    /** {@link #HELD_BODY_BYTES} and {@link #HELD_BODY_LIMIT}: the request bodies held now, and how many may be. */
+    public void heldBodies(LongSupplier held, long limit) {
+        Gauge.builder(HELD_BODY_BYTES, held::getAsLong)
+                .description("Bytes of request bodies the gateway holds now, all requests together").register(registry);
+        Gauge.builder(HELD_BODY_LIMIT, () -> limit).description("PD_GATEWAY_MAX_HELD_BODY_BYTES as applied: past it "
+                + "a request gets 503 before its body is read").register(registry);
+    }
+
     /** pd-gateway's own pd_gateway_client_connections_closed_total: a client connection closed for a timeout. */
     public void clientConnectionClosed(String reason) {
         closedCounter(reason).increment();
@@ -139,7 +150,8 @@ public final class GatewayMetrics implements AutoCloseable {
 
     /**
      * pd-gateway's own pd_gateway_rejected_requests_total: a request refused before it named a model or reached
-     * routing (reason: unauthorized, body_too_large, body_timeout, invalid_body, invalid_http, unsupported_media_type).
+     * routing (reason: unauthorized, body_too_large, body_timeout, held_bodies_full, invalid_body, invalid_http,
+     * unsupported_media_type).
      */
     public void rejected(String reason) {
         this.<Counter>resolve(new MeterKey(REJECTED, reason, null, null), () -> Counter.builder(REJECTED)
