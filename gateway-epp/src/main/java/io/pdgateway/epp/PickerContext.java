@@ -4,6 +4,7 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.server.GatewayServer;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.server.front.ApiKeys;
+import io.pdgateway.server.front.HeldBodies;
 import io.pdgateway.server.metrics.GatewayMetrics;
 import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.trace.Tracing;
@@ -24,6 +25,10 @@ record PickerContext(GatewayServer gateway, ApiKeys apiKeys, BodyMode defaultBod
 
     Upstreams upstreams() {
         return gateway.upstreams();
+    }
+
+    HeldBodies heldBodies() {
+        return gateway.heldBodies();
     }
 
     RoutingService routing() {

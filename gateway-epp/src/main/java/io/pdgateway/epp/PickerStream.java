@@ -24,7 +24,6 @@ import io.pdgateway.server.trace.HeaderGetters;
 import io.pdgateway.server.trace.LegTrace;
 import io.pdgateway.server.trace.RequestTrace;
 import io.vertx.core.Context;
-import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -64,7 +63,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
     private BodyMode responseMode;
     private final Map<String, String> headers = new HashMap<>();
     private Set<String> subset;
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    private final PickerBody body;
     private String requestId;
     private RequestTrace trace = RequestTrace.OFF;
     private OpenAiRequest request;
@@ -80,6 +79,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         this.picker = picker;
         this.out = out;
         this.context = picker.vertx().getOrCreateContext();
+        this.body = new PickerBody(picker.settings().front().maxRequestBodyBytes(), picker.heldBodies().open());
     }
 
     // --- gRPC side: hand every message over to the stream's context ---
@@ -185,18 +185,17 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         if (phase != Phase.BODY) {
             return;
         }
-        if (body.size() + chunk.getBody().size() > picker.settings().front().maxRequestBodyBytes()) {
-            picker.metrics().rejected("body_too_large");
-            reject(ApiError.of(413, "request body larger than " + picker.settings().front().maxRequestBodyBytes()
-                    + " bytes", "request_too_large"), "body_too_large");
+        PickerBody.Refusal refused = body.add(chunk.getBody());
+        if (refused != null) {
+            picker.metrics().rejected(refused.reason());
+            reject(refused.error(), refused.reason());
             return;
         }
-        body.writeBytes(chunk.getBody().toByteArray());
         if (!chunk.getEndOfStream()) {
             return; // FULL_DUPLEX_STREAMED: the answers wait for the body's end
         }
         phase = Phase.ROUTING;
-        onBody(body.toByteArray());
+        onBody(body.take());
     }
 
     // --- routing: the same steps as serve's front, on the same session ---
@@ -370,6 +369,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
             return;
         }
         phase = Phase.DONE;
+        body.release();
         if (failure != null && legs != null) {
             legs.abandon();
         }

@@ -85,6 +85,8 @@ public final class GatewayServer {
     private Upstreams upstreams;
     private final PodGates gates;
     private final PodConnectionGauges connectionGauges;
+    /** The request bodies every front (the HTTP listeners, an ext_proc picker) holds at once. */
+    private final HeldBodies heldBodies;
 
     private GatewayServer(Vertx vertx, PodSource pods, GatewaySettings settings, KvEventsSettings kvEventsSettings,
             ModelTokenizers tokenizers, long seed) {
@@ -138,6 +140,8 @@ public final class GatewayServer {
         metrics.discovery(pods::connected, () -> pods.current().podCount());
         metrics.servedModels(model -> pods.current().model(model) != null);
         metrics.draining(() -> draining);
+        heldBodies = new HeldBodies(settings.front().heldBodyLimit());
+        metrics.heldBodies(heldBodies::held, heldBodies.limit());
     }
 
     /** A pod got its connection gate (its first routed request): its series appear on /metrics now. */
@@ -176,15 +180,13 @@ public final class GatewayServer {
                 gateway.outliers, gateway.gates);
         gateway.upstreams = up;
         OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
-        HeldBodies bodies = new HeldBodies(settings.front().heldBodyLimit());
-        gateway.metrics.heldBodies(bodies::held, bodies.limit());
         HttpServerOptions options = ClientConnections.listenerOptions(serverOptions(settings.front()),
                 settings.front().requestHeaderTimeoutSeconds());
         ClientConnections connections = new ClientConnections(vertx, options,
                 settings.front().requestHeaderTimeoutSeconds(), settings.front().keepAliveTimeoutSeconds(),
                 gateway.metrics);
         return Listeners.start(vertx, settings.front().eventLoopCount(), options, host, port, connections, req -> {
-                    HeldBodies.Account body = bodies.open();
+                    HeldBodies.Account body = gateway.heldBodies.open();
                     connections.requestStarted(req, body::release);
                     front.handle(req, body);
                 }, gateway.clients)
@@ -256,6 +258,10 @@ public final class GatewayServer {
     /** Draining: /readyz fails (and the endpoint picker reports NOT_SERVING). */
     public boolean draining() {
         return draining;
+    }
+
+    public HeldBodies heldBodies() {
+        return heldBodies;
     }
 
     public GatewayMetrics metrics() {

@@ -22,7 +22,6 @@ final class BodyReader {
     /** Why a body was refused: the pd_gateway_rejected_requests_total reason. */
     static final String TOO_LARGE = "body_too_large";
     static final String TIMEOUT = "body_timeout";
-    static final String HELD_BODIES_FULL = "held_bodies_full";
     /**
      * The most a declared Content-Length reserves before its bytes arrive: a client may declare up to the body limit
      * and send nothing, and must not make the gateway hold megabytes for it. Larger bodies grow past it as they come.
@@ -163,11 +162,10 @@ final class BodyReader {
         if (settled) {
             return;
         }
-        ApiError full = ApiError.of(503, "the gateway holds as many request bodies as PD_GATEWAY_MAX_HELD_BODY_BYTES "
-                + "allows; retry shortly", HELD_BODIES_FULL).withRetryAfter(1);
+        ApiError full = HeldBodies.refusal();
         settle();
         held.release();
-        rejected.accept(HELD_BODIES_FULL);
+        rejected.accept(HeldBodies.FULL);
         long drained = vertx.setTimer(timeoutMs, id -> OpenAiFront.respondAndClose(req, full));
         req.handler(dropped -> { });
         req.endHandler(v -> {

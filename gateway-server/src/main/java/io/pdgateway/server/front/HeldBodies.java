@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * largest body accepted never refuses a request outright.
  */
 public final class HeldBodies {
+    /** The pd_gateway_rejected_requests_total reason, and the error code, of a request refused at the bound. */
+    public static final String FULL = "held_bodies_full";
     private final AtomicLong held = new AtomicLong();
     private final long limit;
 
@@ -22,6 +24,12 @@ public final class HeldBodies {
             throw new IllegalArgumentException("the held-body limit must be positive, was " + limit);
         }
         this.limit = limit;
+    }
+
+    /** The answer to a request refused at the bound: it can come back once some bodies have gone. */
+    public static ApiError refusal() {
+        return ApiError.of(503, "the gateway holds as many request bodies as PD_GATEWAY_MAX_HELD_BODY_BYTES allows; "
+                + "retry shortly", FULL).withRetryAfter(1);
     }
 
     /** A new request's account, holding nothing yet. */
