@@ -10,7 +10,7 @@ import io.pdgateway.sim.SimRole;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,14 +22,8 @@ class EppHeldBodiesIT {
     /** One of these bodies fits under the bound, two do not. */
     private static final byte[] LONG = EppCluster.chat("word ".repeat(20_000), 4, true)
             .getBytes(StandardCharsets.UTF_8);
+    @AutoClose
     private EppCluster cluster;
-
-    @AfterEach
-    void tearDown() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void aSecondBodyPastTheBound_immediate503_andAnEndedStreamGivesItsBytesBack() throws Exception {
