@@ -8,7 +8,7 @@ import io.pdgateway.server.front.OpenAiRequest;
  * be built from them; a held stream then needs none of it, and 10,000 held streams kept each its body, a tree of it and
  * the plan's leg bodies (issue 16). On the exchange's event loop only.
  */
-final class ClientBody {
+public final class ClientBody {
     private OpenAiRequest request;
     private Object admitted;
     private final Runnable released;
@@ -17,7 +17,7 @@ final class ClientBody {
      * @param admitted what the adapter's admission parsed of the body, or null
      * @param released told when the body goes (the gateway's count of held bodies gives its bytes back)
      */
-    ClientBody(OpenAiRequest request, Object admitted, Runnable released) {
+    public ClientBody(OpenAiRequest request, Object admitted, Runnable released) {
         this.request = request;
         this.admitted = admitted;
         this.released = released;

@@ -64,24 +64,23 @@ public final class Exchange {
     private boolean done;
 
     /**
+     * @param body the client's request and what admission parsed of it, let go once no leg is built from them
      * @param adapter the engine adapter of a PD request (resolved once, at admission), or null for a single pod
-     * @param admittedBody what the adapter's admission parsed of the body, handed to its plan
-     * @param bodyReleased told once no leg will be built from the body (the held-body count gives its bytes back)
      * @param showDecision the client asked for x-pd-decision: a retry's decision replaces the first one's
      * @param forwardAuthorization whether the client's Authorization header goes on to the pods (not when it is the
      *     gateway's own API key)
      * @param trace the request's spans (the legs become its children); {@link RequestTrace#OFF} when tracing is off
      */
-    public Exchange(Upstreams up, RoutingSession session, HttpServerRequest client, OpenAiRequest request,
-            Routed routed, EngineAdapter adapter, Object admittedBody, Runnable bodyReleased, boolean showDecision,
-            boolean forwardAuthorization, RequestTrace trace) {
+    public Exchange(Upstreams up, RoutingSession session, HttpServerRequest client, ClientBody body, Routed routed,
+            EngineAdapter adapter, boolean showDecision, boolean forwardAuthorization, RequestTrace trace) {
+        OpenAiRequest request = body.request();
         this.up = up;
         this.session = session;
         this.out = client.response();
         this.model = request.model();
         this.stream = request.stream();
         this.phases = PhaseTimes.of(request);
-        this.clientBody = new ClientBody(request, admittedBody, bodyReleased);
+        this.clientBody = body;
         this.adapter = adapter;
         this.requestId = routed.requestId();
         this.context = Vertx.currentContext();

@@ -15,8 +15,9 @@ import java.util.function.Consumer;
  * PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS of its headers gets 408 (a client that stalls or trickles); either answer
  * closes the connection, the rest of the body still on the wire and not worth reading. One that would take the bodies
  * held by all requests past PD_GATEWAY_MAX_HELD_BODY_BYTES ({@link HeldBodies}), counted as its bytes arrive, gets 503
- * with Retry-After once the rest of it has been read and dropped ({@link #heldBodiesFull}). A client that sent {@code Expect: 100-continue} gets
- * its 100 once the headers have passed every check (or the refusal instead). Runs on the request's event loop.
+ * with Retry-After once the rest of it has been read and dropped ({@link #heldBodiesFull}). A client that sent
+ * {@code Expect: 100-continue} gets its 100 once the headers have passed every check (or the refusal instead). Runs on
+ * the request's event loop.
  */
 final class BodyReader {
     /** Why a body was refused: the pd_gateway_rejected_requests_total reason. */
@@ -60,28 +61,27 @@ final class BodyReader {
      * byte past it as it comes. False, counting nothing, when every request's bodies together would pass the bound.
      */
     private boolean counts(Buffer chunk) {
-        if (body == null) {
-            // Sized once from Content-Length: a 200 KB body grown by doubling was copied about twice over (issue 16).
-            boolean presized = declared > 0 && declared <= Math.min(limit, MAX_PRESIZE_BYTES);
-            long capacity = presized ? declared : 0;
-            long needed = Math.max(capacity, chunk.length());
-            if (!held.hold(needed)) {
-                return false;
-            }
-            counted = needed;
-            body = presized ? Buffer.buffer((int) declared) : Buffer.buffer();
-            return true;
-        }
-        long needed = Math.max(counted, body.length() + (long) chunk.length());
+        long needed = Math.max(presize(), length() + (long) chunk.length());
         if (needed > counted && !held.hold(needed - counted)) {
             return false;
         }
-        counted = needed;
+        counted = Math.max(counted, needed);
+        if (body == null) {
+            body = presize() > 0 ? Buffer.buffer((int) declared) : Buffer.buffer();
+        }
         return true;
     }
 
     /**
-     * @param held the request's account: the body is counted there as it is reserved or read
+     * The buffer's size from Content-Length, or 0 when it grows as the bytes come: a 200 KB body grown by doubling was
+     * copied about twice over (issue 16).
+     */
+    private long presize() {
+        return declared > 0 && declared <= Math.min(limit, MAX_PRESIZE_BYTES) ? declared : 0;
+    }
+
+    /**
+     * @param held the request's account: the body is counted there as its buffer is sized and filled
      * @param onBody gets the whole body
      * @param rejected gets the reason when the body was refused (the client has its answer already)
      */
@@ -159,13 +159,10 @@ final class BodyReader {
      * the rest of the body is read and dropped first (within the body timeout), holding no memory.
      */
     private void heldBodiesFull(long timeoutMs) {
-        if (settled) {
+        if (!dropBody(HeldBodies.FULL)) {
             return;
         }
         ApiError full = HeldBodies.refusal();
-        settle();
-        held.release();
-        rejected.accept(HeldBodies.FULL);
         long drained = vertx.setTimer(timeoutMs, id -> OpenAiFront.respondAndClose(req, full));
         req.handler(dropped -> { });
         req.endHandler(v -> {
@@ -175,18 +172,21 @@ final class BodyReader {
     }
 
     private void refuse(int status, String message, String code, String reason) {
-        refuse(ApiError.of(status, message, code), reason);
+        if (dropBody(reason)) {
+            // HTTP/1.1 keeps a connection whose request is unfinished; HTTP/2 streams end on their own.
+            OpenAiFront.respondAndClose(req, ApiError.of(status, message, code));
+        }
     }
 
-    private void refuse(ApiError error, String reason) {
+    /** Refused: settles without a body, none of it kept or counted; false when already settled. */
+    private boolean dropBody(String reason) {
         if (settled) {
-            return;
+            return false;
         }
         settle();
-        held.release(); // none of it will be read
+        held.release();
         rejected.accept(reason);
-        // HTTP/1.1 keeps a connection whose request is unfinished; HTTP/2 streams end on their own.
-        OpenAiFront.respondAndClose(req, error);
+        return true;
     }
 
     private void settle() {

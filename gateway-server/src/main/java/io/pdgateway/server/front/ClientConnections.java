@@ -127,15 +127,13 @@ public final class ClientConnections implements Handler<HttpConnection> {
      */
     public void requestStarted(HttpServerRequest req, Runnable ended) {
         Guard guard = open.get(req.connection());
-        boolean closeAfter = false;
         if (guard != null) {
             guard.started();
-            closeAfter = guard.firstRequestFramedLeniently(req);
-            if (closeAfter) {
-                req.response().putHeader(HttpHeaders.CONNECTION, "close");
-            }
         }
-        boolean close = closeAfter;
+        boolean closeAfter = guard != null && guard.firstRequestFramedLeniently(req);
+        if (closeAfter) {
+            req.response().putHeader(HttpHeaders.CONNECTION, "close");
+        }
         boolean[] over = {false};
         Handler<Void> end = v -> {
             if (!over[0]) {
@@ -143,7 +141,7 @@ public final class ClientConnections implements Handler<HttpConnection> {
                 ended.run();
                 if (guard != null) {
                     guard.ended();
-                    if (close) {
+                    if (closeAfter) {
                         guard.connection.close();
                     }
                 }

@@ -8,6 +8,7 @@ import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.server.discovery.PodSource;
+import io.pdgateway.server.exchange.ClientBody;
 import io.pdgateway.server.exchange.Exchange;
 import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.routing.RouteDecision;
@@ -241,8 +242,9 @@ public final class OpenAiFront {
                     .withRetryAfter(decision.verdict().retryAfterSeconds()));
             return;
         }
-        new Exchange(up, routing.session(), req, request, routed, admitted.adapter(), admitted.admittedBody(),
-                admitted.body()::release, debug, !apiKeys.required(), admitted.trace()).start();
+        ClientBody body = new ClientBody(request, admitted.admittedBody(), admitted.body()::release);
+        new Exchange(up, routing.session(), req, body, routed, admitted.adapter(), debug, !apiKeys.required(),
+                admitted.trace()).start();
     }
 
     /** The adaptive bucket plan as JSON; only with PD_GATEWAY_DEBUG_ENDPOINTS=true, since it shows internal state. */
