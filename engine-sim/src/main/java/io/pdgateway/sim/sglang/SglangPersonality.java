@@ -17,6 +17,7 @@ import io.pdgateway.sim.api.PodContext;
 import io.pdgateway.sim.api.PrometheusText;
 import io.pdgateway.sim.api.RequestScope;
 import io.pdgateway.sim.api.RouteTable;
+import io.pdgateway.sim.api.TokenizeEndpoint;
 import io.pdgateway.sim.kv.KvPlan;
 import io.pdgateway.sim.kv.KvRendezvous;
 import io.pdgateway.sim.kv.KvRendezvousFetcher;
@@ -89,6 +90,7 @@ public final class SglangPersonality implements EnginePersonality {
                 .putHeader("content-type", PrometheusText.CONTENT_TYPE).end(metrics.render()));
         routes.add(HttpMethod.POST, ABORT_PATH, this::abort);
         new SglangNativeEndpoints(pod).register(routes);
+        new TokenizeEndpoint(pod, false).register(routes);
     }
 
     @Override

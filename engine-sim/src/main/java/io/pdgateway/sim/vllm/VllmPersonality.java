@@ -12,6 +12,7 @@ import io.pdgateway.sim.api.PodContext;
 import io.pdgateway.sim.api.PrometheusText;
 import io.pdgateway.sim.api.RequestScope;
 import io.pdgateway.sim.api.RouteTable;
+import io.pdgateway.sim.api.TokenizeEndpoint;
 import io.pdgateway.sim.kv.KvPlan;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
@@ -68,6 +69,7 @@ public final class VllmPersonality implements EnginePersonality {
                 .end(JsonCodec.write(JsonCodec.object().put("version", VERSION))));
         VllmKvSideChannel sideChannel = new VllmKvSideChannel(pod, store);
         routes.addPrefix(HttpMethod.GET, VllmKvSideChannel.PREFIX, sideChannel::handle);
+        new TokenizeEndpoint(pod, true).register(routes);
     }
 
     @Override
