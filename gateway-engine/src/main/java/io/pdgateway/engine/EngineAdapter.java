@@ -28,6 +28,11 @@ public interface EngineAdapter {
         return null;
     }
 
+    /** What the engine's {@code /tokenize} endpoint takes, if it has one. */
+    default TokenizeSupport tokenize() {
+        return TokenizeSupport.NONE;
+    }
+
     /** The legs of one request: schedule, prefill body, the decode body when it does not wait for the prefill. */
     LegPlan plan(LegRequest request) throws EngineProtocolException;
 

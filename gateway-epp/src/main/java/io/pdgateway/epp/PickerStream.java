@@ -224,7 +224,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
             return;
         }
         adapter = engine.adapter();
-        picker.routing().measurer().measure(picker.vertx(), request, engine.admission().needs()).onComplete(ar -> {
+        picker.routing().measurer().measure(picker.vertx(), request, engine.admission()).onComplete(ar -> {
             if (phase != Phase.ROUTING) {
                 return; // reset meanwhile
             }

@@ -25,6 +25,7 @@ import io.pdgateway.server.metrics.RoutingModelGauges;
 import io.pdgateway.server.metrics.TokenLoadGauges;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.server.routing.ModelTokenizers;
+import io.pdgateway.server.routing.RemoteTokenizer;
 import io.pdgateway.server.routing.PodOutliers;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
@@ -110,7 +111,14 @@ public final class GatewayServer {
                         outliers.answered(pod);
                     }
                 });
-        this.routing = new RoutingService(pods, settings.routing(), store, seed, SessionClock.SYSTEM, tokenizers);
+        int poolSize = PodGates.poolSize(settings.upstream().connections());
+        this.clients = new PodClients(() -> vertx.createHttpClient(
+                new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setKeepAliveTimeout(POD_KEEP_ALIVE_SECONDS),
+                new PoolOptions().setHttp1MaxSize(poolSize)));
+        RemoteTokenizer remote = tokenizers.remote() == null ? null
+                : new RemoteTokenizer(vertx, clients::current, engines, tokenizers.remote(), metrics.registry());
+        this.routing = new RoutingService(pods, settings.routing(), store, seed, SessionClock.SYSTEM, tokenizers,
+                remote);
         RoutingSession session = routing.session();
         session.ejectWith(outliers.detector());
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), session.tokens());
@@ -133,10 +141,6 @@ public final class GatewayServer {
         // is sized above that, so it never makes a gated leg wait, and a pod's control calls find room.
         this.gates = new PodGates(vertx, settings.upstream().connections(), this::gateAdded);
         this.connectionGauges = new PodConnectionGauges(metrics.registry(), gates);
-        int poolSize = PodGates.poolSize(settings.upstream().connections());
-        this.clients = new PodClients(() -> vertx.createHttpClient(
-                new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setKeepAliveTimeout(POD_KEEP_ALIVE_SECONDS),
-                new PoolOptions().setHttp1MaxSize(poolSize)));
         metrics.discovery(pods::connected, () -> pods.current().podCount());
         metrics.servedModels(model -> pods.current().model(model) != null);
         metrics.draining(() -> draining);

@@ -14,7 +14,15 @@ public enum PrefixTokenizerType {
      * with its chat template for chat requests, so prompt blocks hash as the blocks its engine reports in KV events.
      * Models without a file are measured as {@link #CHARACTER}.
      */
-    HUGGINGFACE("huggingface");
+    HUGGINGFACE("huggingface"),
+    /**
+     * AIBrix's name for asking an engine: each request's tokens come from a vLLM or SGLang {@code /tokenize} endpoint
+     * (AIBRIX_PREFIX_CACHE_REMOTE_TOKENIZER_ENDPOINT, else one of the model's own pods), so prompt blocks hash as its
+     * engines' KV events report them without a tokenizer file at the gateway. A model with a file in
+     * PD_GATEWAY_PREFIX_CACHE_TOKENIZER_FILES uses the file; a request whose tokens do not come in time is measured as
+     * {@link #CHARACTER}.
+     */
+    REMOTE("remote");
 
     private final String specName;
 
@@ -32,7 +40,7 @@ public enum PrefixTokenizerType {
     }
 
     public static List<String> specNames() {
-        return List.of(CHARACTER.specName, TIKTOKEN.specName, HUGGINGFACE.specName);
+        return List.of(CHARACTER.specName, TIKTOKEN.specName, HUGGINGFACE.specName, REMOTE.specName);
     }
 
     @Override

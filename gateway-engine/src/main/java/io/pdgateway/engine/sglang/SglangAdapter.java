@@ -12,6 +12,7 @@ import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.engine.PrefillBodies;
+import io.pdgateway.engine.TokenizeSupport;
 import io.pdgateway.engine.TopLevelJson;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -59,6 +60,11 @@ public final class SglangAdapter implements EngineAdapter {
     @Override
     public EngineMetricNames metrics() {
         return EngineMetricNames.SGLANG;
+    }
+
+    @Override
+    public TokenizeSupport tokenize() {
+        return TokenizeSupport.PROMPTS;
     }
 
     /** The body's top-level members, each controlled key at most once, and a usable rid if the client sent one. */

@@ -8,6 +8,7 @@ import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.PrefillBodies;
 import io.pdgateway.engine.PromptBatches;
+import io.pdgateway.engine.TokenizeSupport;
 import io.pdgateway.engine.TopLevelJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -51,6 +52,11 @@ public final class VllmAdapter implements EngineAdapter {
     @Override
     public EngineMetricNames metrics() {
         return EngineMetricNames.VLLM;
+    }
+
+    @Override
+    public TokenizeSupport tokenize() {
+        return TokenizeSupport.PROMPTS_AND_MESSAGES;
     }
 
     /** The body's top-level members, read once at admission for both legs' edits; a batch of prompts is refused. */

@@ -200,7 +200,7 @@ public final class OpenAiFront {
         Admitted admitted = new Admitted(request, engine.admission(), engine.adapter(), engine.admittedBody(),
                 requestId, trace, body);
         // The body is already read in full: nothing to pause while a worker measures a long prompt.
-        routing.measurer().measure(up.vertx(), request, engine.admission().needs()).onComplete(ar -> {
+        routing.measurer().measure(up.vertx(), request, engine.admission()).onComplete(ar -> {
             if (ar.succeeded()) {
                 route(req, admitted, ar.result());
             } else {

@@ -27,12 +27,20 @@ public final class RateLimitedLog {
 
     /** One more occurrence; logs a line at warn level if none was logged within the interval. */
     public void note() {
+        note(null);
+    }
+
+    /**
+     * One more occurrence, described (not client-chosen text: the line quotes it); the line, when one is due, quotes
+     * this occurrence's description as the latest.
+     */
+    public void note(String latest) {
         unlogged.incrementAndGet();
         long now = nanoClock.getAsLong();
         long due = nextLineAt.get();
         if (now - due >= 0 && nextLineAt.compareAndSet(due, now + intervalNanos)) {
-            log.warn("{}: {} since the last such line (at most one every {} s)", what, unlogged.getAndSet(0),
-                    intervalNanos / 1_000_000_000L);
+            log.warn("{}: {} since the last such line (at most one every {} s){}", what, unlogged.getAndSet(0),
+                    intervalNanos / 1_000_000_000L, latest == null ? "" : "; the latest: " + latest);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.pdgateway.server.kvevents;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.server.http.OnEventLoop;
@@ -11,8 +12,10 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The fallback when the gateway has no tokenizer file for a model: asks the engine's own {@code /tokenize} endpoint.
@@ -31,17 +34,28 @@ public final class EngineTokenizeClient {
     /** Each call is given this long: tokenizing is far faster than any prefill it could steer. */
     public static final long TIMEOUT_MS = 2_000;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int[] NO_IDS = new int[0];
+    /** Answers longer than this are read on a worker thread: a long prompt's ids take a millisecond or more. */
+    static final int PARSE_INLINE_MAX_BYTES = 64 * 1024;
 
     private final Vertx vertx;
-    private final HttpClient http;
+    private final Supplier<HttpClient> http;
     private final long timeoutMs;
 
     public EngineTokenizeClient(Vertx vertx, HttpClient http) {
-        this(vertx, http, TIMEOUT_MS);
+        this(vertx, () -> http, TIMEOUT_MS);
     }
 
     /** @param timeoutMs connect and idle bound of each call */
     public EngineTokenizeClient(Vertx vertx, HttpClient http, long timeoutMs) {
+        this(vertx, () -> http, timeoutMs);
+    }
+
+    /**
+     * @param http the client for the calling thread (a serving event loop's own, so a request's call stays on its loop)
+     * @param timeoutMs connect and idle bound of each call
+     */
+    public EngineTokenizeClient(Vertx vertx, Supplier<HttpClient> http, long timeoutMs) {
         this.vertx = vertx;
         this.http = http;
         this.timeoutMs = timeoutMs;
@@ -51,7 +65,7 @@ public final class EngineTokenizeClient {
     public Future<int[]> tokenize(String host, int port, String model, String prompt, boolean addSpecialTokens) {
         ObjectNode body = JSON.createObjectNode().put("model", model).put("prompt", prompt)
                 .put("add_special_tokens", addSpecialTokens);
-        return post(host, port, body);
+        return post(host, port, false, Buffer.buffer(body.toString()));
     }
 
     /** vLLM's tokens for chat messages with its chat template applied, as its chat endpoint would prefill them. */
@@ -59,39 +73,70 @@ public final class EngineTokenizeClient {
         ObjectNode body = JSON.createObjectNode().put("model", model);
         body.set("messages", JSON.valueToTree(messages));
         body.put("add_generation_prompt", true).put("add_special_tokens", false);
-        return post(host, port, body);
+        return post(host, port, false, Buffer.buffer(body.toString()));
     }
 
-    private Future<int[]> post(String host, int port, ObjectNode body) {
+    /** The tokens for a request body of one of the shapes above, already encoded. */
+    public Future<int[]> post(String host, int port, boolean ssl, Buffer body) {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
-                .setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(timeoutMs)
+                .setSsl(ssl).setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(timeoutMs)
                 .setConnectTimeout(timeoutMs);
-        return OnEventLoop.call(vertx, () -> http.request(options)
-                .compose(req -> req.send(Buffer.buffer(body.toString())))
+        return OnEventLoop.call(vertx, () -> http.get().request(options)
+                .compose(req -> req.send(body))
                 .compose(resp -> resp.body().compose(buf -> {
                     if (resp.statusCode() != 200) {
-                        return Future.failedFuture(PATH + " answered " + resp.statusCode() + ": " + buf);
+                        return Future.failedFuture(PATH + " answered " + resp.statusCode() + ": "
+                                + abbreviated(buf));
                     }
-                    return parse(buf);
+                    return buf.length() <= PARSE_INLINE_MAX_BYTES ? parse(buf)
+                            : vertx.<Future<int[]>>executeBlocking(() -> parse(buf), false).compose(ids -> ids);
                 })));
     }
 
+    /**
+     * The answer's {@code tokens}, read as a stream of numbers rather than a tree: a long prompt's answer holds tens of
+     * thousands of them.
+     */
     static Future<int[]> parse(Buffer buf) {
-        try {
-            JsonNode tokens = JSON.readTree(buf.getBytes()).get("tokens");
-            if (tokens == null || !tokens.isArray()) {
-                return Future.failedFuture(PATH + " answer has no tokens array");
+        try (JsonParser parser = JSON.getFactory().createParser(buf.getBytes())) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Future.failedFuture(PATH + " answer is not a JSON object");
             }
-            int[] ids = new int[tokens.size()];
-            for (int i = 0; i < ids.length; i++) {
-                if (!tokens.get(i).canConvertToInt()) {
-                    return Future.failedFuture(PATH + " answer holds a token that is not an id: " + tokens.get(i));
+            int[] ids = null;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (!field.equals("tokens")) {
+                    parser.skipChildren();
+                    continue;
                 }
-                ids[i] = tokens.get(i).intValue();
+                if (value != JsonToken.START_ARRAY) {
+                    return Future.failedFuture(PATH + " answer has no tokens array");
+                }
+                ids = NO_IDS;
+                int count = 0;
+                for (JsonToken id = parser.nextToken(); id != JsonToken.END_ARRAY; id = parser.nextToken()) {
+                    if (id != JsonToken.VALUE_NUMBER_INT || parser.getNumberType() != JsonParser.NumberType.INT) {
+                        return Future.failedFuture(PATH + " answer holds a token that is not an id: "
+                                + parser.getText());
+                    }
+                    if (count == ids.length) {
+                        ids = Arrays.copyOf(ids, Math.max(16, count * 2));
+                    }
+                    ids[count++] = parser.getIntValue();
+                }
+                ids = Arrays.copyOf(ids, count);
             }
-            return Future.succeededFuture(ids);
+            return ids != null ? Future.succeededFuture(ids)
+                    : Future.failedFuture(PATH + " answer has no tokens array");
         } catch (IOException e) {
             return Future.failedFuture(PATH + " answer is not JSON: " + e.getMessage());
         }
+    }
+
+    /** An error answer as a log line can carry it: an engine's error body, cut. */
+    private static String abbreviated(Buffer buf) {
+        String text = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
     }
 }

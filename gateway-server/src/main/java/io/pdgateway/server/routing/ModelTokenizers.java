@@ -18,7 +18,9 @@ import java.util.Map;
  *       chat requests as the engine renders them before tokenizing (without one, chat messages are tokenized as their
  *       contents joined by spaces).
  * </ul>
- * A file that is missing or unreadable, or a malformed entry, stops start-up with a message naming it. Immutable.
+ * With {@code remote} the files are optional: a model without one gets each request's tokens from its engines
+ * ({@link #remote()}, {@link RemoteTokenizer}). A file that is missing or unreadable, or a malformed entry, stops
+ * start-up with a message naming it. Immutable.
  */
 public final class ModelTokenizers {
     public static final String FILES_ENV = "PD_GATEWAY_PREFIX_CACHE_TOKENIZER_FILES";
@@ -27,24 +29,33 @@ public final class ModelTokenizers {
 
     private final Map<String, Tokenizer> tokenizers;
     private final Map<String, ChatTemplate> templates;
+    private final RemoteTokenizerSettings remote;
 
     public ModelTokenizers(Map<String, Tokenizer> tokenizers, Map<String, ChatTemplate> templates) {
+        this(tokenizers, templates, null);
+    }
+
+    /** @param remote where models without a file get their tokens ({@code remote}), or null */
+    public ModelTokenizers(Map<String, Tokenizer> tokenizers, Map<String, ChatTemplate> templates,
+            RemoteTokenizerSettings remote) {
         this.tokenizers = Map.copyOf(tokenizers);
         this.templates = Map.copyOf(templates);
+        this.remote = remote;
     }
 
     /**
-     * Loads the files the environment names. With another tokenizer type the settings are ignored; with
+     * Loads the files the environment names, and with {@code remote} where the other models' tokens come from
+     * ({@link RemoteTokenizerSettings}). With another tokenizer type the settings are ignored; with
      * {@code huggingface} and no file at all, start-up stops (nothing could match the engines' events).
      *
      * @throws IllegalStateException naming the setting or file that is wrong
      */
     public static ModelTokenizers fromEnv(Map<String, String> env, PrefixTokenizerType type) {
-        if (type != PrefixTokenizerType.HUGGINGFACE) {
+        if (type != PrefixTokenizerType.HUGGINGFACE && type != PrefixTokenizerType.REMOTE) {
             return NONE;
         }
         Map<String, Path> files = entries(env, FILES_ENV);
-        if (files.isEmpty()) {
+        if (files.isEmpty() && type == PrefixTokenizerType.HUGGINGFACE) {
             throw new IllegalStateException("AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=huggingface needs " + FILES_ENV
                     + " (model=/path/tokenizer.json,...)");
         }
@@ -52,12 +63,18 @@ public final class ModelTokenizers {
         files.forEach((model, path) -> tokenizers.put(model, TokenizerFiles.tokenizer(path)));
         Map<String, ChatTemplate> templates = new HashMap<>();
         entries(env, CHAT_TEMPLATES_ENV).forEach((model, path) -> templates.put(model, TokenizerFiles.chatTemplate(path)));
-        return new ModelTokenizers(tokenizers, templates);
+        return new ModelTokenizers(tokenizers, templates,
+                type == PrefixTokenizerType.REMOTE ? RemoteTokenizerSettings.fromEnv(env) : null);
     }
 
     /** The model's tokenizer, or null. */
     public Tokenizer tokenizer(String model) {
         return tokenizers.get(model);
+    }
+
+    /** Where models without a file get their tokens ({@code remote}), or null. */
+    public RemoteTokenizerSettings remote() {
+        return remote;
     }
 
     /** The model's chat template, or null. */

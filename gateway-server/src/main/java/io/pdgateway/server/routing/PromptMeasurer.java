@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.config.PrefixTokenizerType;
+import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.PromptNeeds;
 import io.pdgateway.core.tokenize.ChatTemplate;
@@ -38,6 +39,8 @@ public final class PromptMeasurer {
     private final PrefixTokenizerType tokenizer;
     private final int blockTokens;
     private final ModelTokenizers models;
+    /** Where a model without a file gets its tokens ({@code remote}), or null. */
+    private final RemoteTokenizer remote;
 
     public PromptMeasurer(PrefixTokenizerType tokenizer, int blockTokens) {
         this(tokenizer, blockTokens, ModelTokenizers.NONE);
@@ -45,13 +48,20 @@ public final class PromptMeasurer {
 
     /** @param models each model's own tokenizer, for {@link PrefixTokenizerType#HUGGINGFACE} */
     public PromptMeasurer(PrefixTokenizerType tokenizer, int blockTokens, ModelTokenizers models) {
+        this(tokenizer, blockTokens, models, null);
+    }
+
+    /** @param remote where a model without a file gets its tokens, for {@link PrefixTokenizerType#REMOTE}; or null */
+    public PromptMeasurer(PrefixTokenizerType tokenizer, int blockTokens, ModelTokenizers models,
+            RemoteTokenizer remote) {
         this.tokenizer = tokenizer;
         this.blockTokens = blockTokens;
         this.models = models;
+        this.remote = tokenizer == PrefixTokenizerType.REMOTE ? remote : null;
     }
 
     public PromptFeatures measure(OpenAiRequest request, PromptNeeds needs) {
-        Tokenizer own = tokenizer == PrefixTokenizerType.HUGGINGFACE ? models.tokenizer(request.model()) : null;
+        Tokenizer own = ownTokenizer(request);
         long[] hashes = null;
         int tokens = -1;
         if (needs.blockHashes()) {
@@ -77,6 +87,20 @@ public final class PromptMeasurer {
         return new PromptFeatures(tokens, hashes, request.raw().length / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE);
     }
 
+    /** The prompt's features from its tokens as its engine computed them. */
+    PromptFeatures measure(OpenAiRequest request, PromptNeeds needs, int[] engineTokens) {
+        long[] hashes = needs.blockHashes() ? BlockHasher.chain(BlockHasher.seed(request.model()), engineTokens,
+                engineTokens.length, blockTokens) : null;
+        return new PromptFeatures(engineTokens.length, hashes,
+                request.raw().length / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE);
+    }
+
+    /** The model's own tokenizer file, when the tokenizer type reads files and the model has one; else null. */
+    private Tokenizer ownTokenizer(OpenAiRequest request) {
+        return tokenizer == PrefixTokenizerType.HUGGINGFACE || tokenizer == PrefixTokenizerType.REMOTE
+                ? models.tokenizer(request.model()) : null;
+    }
+
     /**
      * The prompt as the model's engine tokenizes it: a chat request rendered with the model's chat template when it has
      * one (as the engine renders it, with the generation prompt), else the prompt text.
@@ -97,6 +121,21 @@ public final class PromptMeasurer {
     /** True when measuring is worth moving off the event loop. */
     public static boolean expensive(OpenAiRequest request, PromptNeeds needs) {
         return (needs.tokenCount() || needs.blockHashes()) && request.promptLength() > INLINE_MAX_CHARS;
+    }
+
+    /**
+     * The features of an admitted request's prompt: with {@code remote}, from its tokens as one of its model's engines
+     * (or the operator's tokenizer service) computes them when they come in time; otherwise, or without them, as
+     * {@link #measure(Vertx, OpenAiRequest, PromptNeeds)}. Completes on the caller's context.
+     */
+    public Future<PromptFeatures> measure(Vertx vertx, OpenAiRequest request, Admission admission) {
+        PromptNeeds needs = admission.needs();
+        if (remote == null || !(needs.blockHashes() || needs.tokenCount()) || request.promptTokenIds() >= 0
+                || models.tokenizer(request.model()) != null) {
+            return measure(vertx, request, needs);
+        }
+        return remote.tokens(request, admission.model()).compose(tokens -> tokens == null
+                ? measure(vertx, request, needs) : Future.succeededFuture(measure(request, needs, tokens)));
     }
 
     /**

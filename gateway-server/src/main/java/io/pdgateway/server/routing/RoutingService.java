@@ -35,10 +35,16 @@ public final class RoutingService {
     /** @param tokenizers each model's own tokenizer (AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=huggingface) */
     public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
             SessionClock clock, ModelTokenizers tokenizers) {
+        this(pods, settings, metrics, seed, clock, tokenizers, null);
+    }
+
+    /** @param remote where models without a tokenizer file get their tokens (type {@code remote}), or null */
+    public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
+            SessionClock clock, ModelTokenizers tokenizers, RemoteTokenizer remote) {
         this.session = RoutingSession.create(settings, pods::current, metrics, clock, seed,
                 warning -> LOG.warn("{}", warning));
         this.measurer = new PromptMeasurer(settings.prefixCacheTokenizer(), settings.prefixCacheBlockTokens(),
-                tokenizers);
+                tokenizers, remote);
     }
 
     public RoutingSession session() {

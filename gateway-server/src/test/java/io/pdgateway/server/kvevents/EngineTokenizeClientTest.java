@@ -91,6 +91,20 @@ class EngineTokenizeClientTest {
     }
 
     @Test
+    void answers_areReadForTheirTokensAlone_andAnythingButIdsIsRefused() throws Exception {
+        int[] ids = await(EngineTokenizeClient.parse(io.vertx.core.buffer.Buffer.buffer("{\"count\":3,"
+                + "\"token_strs\":[\"a\",\"b\",\"c\"],\"extra\":{\"tokens\":[9]},\"tokens\":[1,22,333],"
+                + "\"max_model_len\":8}")));
+
+        assertThat(ids).containsExactly(1, 22, 333);
+        for (String bad : new String[] {"{\"tokens\":[1,2.5]}", "{\"tokens\":[1,\"2\"]}",
+            "{\"tokens\":[1,4294967296]}", "{\"count\":0}", "[1,2]", "{\"tokens\":3}", "{\"tokens\":[1,"}) {
+            assertThatThrownBy(() -> await(EngineTokenizeClient.parse(io.vertx.core.buffer.Buffer.buffer(bad))))
+                    .as(bad).hasMessageContaining(EngineTokenizeClient.PATH);
+        }
+    }
+
+    @Test
     void tokenizerFiles_missingOrUnusable_failStartUpByName(@TempDir Path dir) throws IOException {
         Path missing = dir.resolve("tokenizer.json");
         assertThatThrownBy(() -> TokenizerFiles.tokenizer(missing)).isInstanceOf(IllegalStateException.class)

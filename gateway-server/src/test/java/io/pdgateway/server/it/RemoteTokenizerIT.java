@@ -1,0 +1,238 @@
+package io.pdgateway.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.pdgateway.core.cache.BlockHasher;
+import io.pdgateway.core.cache.CacheModel;
+import io.pdgateway.core.model.Pod;
+import io.pdgateway.server.kvevents.KvEventsAnnotations;
+import io.pdgateway.server.routing.RemoteTokenizer;
+import io.pdgateway.server.routing.RemoteTokenizerSettings;
+import io.pdgateway.sim.RecordedRequest;
+import io.pdgateway.sim.TimingProfile;
+import io.pdgateway.sim.kvevents.BundledTokenizer;
+import io.pdgateway.sim.kvevents.KvEventPublisher;
+import io.pdgateway.sim.kvevents.KvEventsConfig;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote} over real sockets: a gateway with no tokenizer file asks the pods'
+ * own {@code /tokenize} for each prompt's tokens, so its blocks match the blocks the pods report in their KV-cache
+ * events, and prefix-cache routing follows the engines' caches. Two standard engine-sim pods that tokenize with the
+ * bundled tokenizer publish those events; prompts sent straight to a pod change its cache behind the gateway's back.
+ * When no tokens come (an error, a hang, a pod that cannot render chat), the request is still served, and the
+ * outcome counter says why.
+ */
+class RemoteTokenizerIT {
+    private static final String X = "pod-x";
+    private static final String Y = "pod-y";
+    /** A small KV cache (in tokens) so a few prompts evict the oldest. */
+    private static final int KV_TOKENS = 1_024;
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final String[] WORDS = {"gateway", "routes", "prefill", "decode", "tokens", "cache", "pods",
+        "latency", "model", "prompt", "stream", "engine", "blocks", "events", "policy", "metrics"};
+
+    @AutoClose
+    private TestCluster cluster;
+
+    /** Starts X and Y publishing events, and a prefix-cache gateway with the remote tokenizer and no file. */
+    private void start(String engine, Map<String, String> extraEnv) throws Exception {
+        cluster = new TestCluster(engine);
+        KvEventsConfig events = KvEventsConfig.parse("{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\","
+                + "\"endpoint\":\"tcp://*:*\",\"replay_endpoint\":\"tcp://*:*\"}");
+        cluster.withSimOptions(b -> b.kvEvents(events)
+                .timing(TimingProfile.llama3_8b_h100().withKvCapacityTokens(KV_TOKENS)));
+        for (String name : List.of(X, Y)) {
+            cluster.standard(name);
+            KvEventPublisher publisher = cluster.simPod(name).kvEvents();
+            cluster.annotate(name, Map.of(KvEventsAnnotations.ENDPOINT, "tcp://*:" + port(publisher.endpoint()),
+                    KvEventsAnnotations.REPLAY_ENDPOINT, "tcp://*:" + port(publisher.replayEndpoint())));
+        }
+        Map<String, String> env = new HashMap<>(Map.of("ROUTING_ALGORITHM", "prefix-cache",
+                "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "remote"));
+        env.putAll(extraEnv);
+        cluster.startGatewayWithKvEvents(env);
+        await().atMost(WAIT).until(() -> caches().eventsLive(id(X)) && caches().eventsLive(id(Y)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"vllm", "sglang"})
+    void withoutAFile_theEnginesTokensMatchTheirEvents_andRoutingFollowsTheirCaches(String engine) throws Exception {
+        start(engine, Map.of());
+        String a = document("alpha", 18);
+        direct(X, "/v1/completions", completion(a));
+        await().atMost(WAIT).until(() -> heldBlocks(a, X) == fullBlocks(a));
+        for (int i = 0; i < 3; i++) {
+            assertThat(routedTo("/v1/completions", completion(a + " question " + i))).as("X holds the prefix")
+                    .isEqualTo(X);
+        }
+
+        for (int i = 0; i < 5; i++) {
+            direct(X, "/v1/completions", completion(document("filler" + i, 18))); // evicts a from X
+        }
+        direct(Y, "/v1/completions", completion(a));
+        await().atMost(WAIT).until(() -> heldBlocks(a, X) == 0 && heldBlocks(a, Y) == fullBlocks(a));
+        for (int i = 0; i < 3; i++) {
+            assertThat(routedTo("/v1/completions", completion(a + " follow-up " + i))).as("now only Y holds it")
+                    .isEqualTo(Y);
+        }
+
+        String metrics = cluster.get("/metrics").body();
+        assertThat(outcome(metrics, "ok")).isGreaterThanOrEqualTo(6);
+        assertThat(outcome(metrics, "error") + outcome(metrics, "timeout")).isZero();
+        assertThat(metrics).containsPattern("(?m)^" + RemoteTokenizer.DURATION + "_count 6(\\.0)?$");
+        assertThat(tokenizeCalls(X) + tokenizeCalls(Y)).isEqualTo(6);
+        assertThat(tokenizeCalls(X)).as("the pods are asked in turn").isEqualTo(3);
+    }
+
+    @Test
+    void chatRequests_areTokenizedWithTheirMessages_byVllm() throws Exception {
+        start("vllm", Map.of());
+        String history = document("bravo", 18);
+        direct(X, "/v1/chat/completions", chat(history));
+        await().atMost(WAIT).until(() -> heldBlocks(history, X) > 0);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(routedTo("/v1/chat/completions", chat(history + " and then " + i))).isEqualTo(X);
+        }
+        RecordedRequest asked = tokenizeRequests().get(0);
+        assertThat(asked.body()).contains("\"messages\":[{\"role\":\"user\"").contains("\"add_generation_prompt\":true")
+                .contains("\"add_special_tokens\":false");
+        assertThat(outcome(cluster.get("/metrics").body(), "ok")).isEqualTo(3);
+    }
+
+    @Test
+    void chatRequests_onSglangPods_areRoutedWithoutEngineTokens() throws Exception {
+        start("sglang", Map.of());
+
+        assertThat(routedTo("/v1/chat/completions", chat(document("charlie", 4)))).isIn(X, Y);
+
+        String metrics = cluster.get("/metrics").body();
+        assertThat(outcome(metrics, "unsupported")).as("SGLang's /tokenize renders no chat messages").isEqualTo(1);
+        assertThat(tokenizeRequests()).isEmpty();
+    }
+
+    @Test
+    void anEndpointThatRefuses_costsNoRequest_andIsCountedAsErrors() throws Exception {
+        int closed;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = probe.getLocalPort();
+        }
+        start("vllm", Map.of(RemoteTokenizerSettings.ENDPOINT_ENV, "http://127.0.0.1:" + closed));
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(routedTo("/v1/completions", completion(document("delta" + i, 6)))).isIn(X, Y);
+        }
+
+        String metrics = cluster.get("/metrics").body();
+        assertThat(outcome(metrics, "error")).isEqualTo(3);
+        assertThat(outcome(metrics, "ok")).isZero();
+        assertThat(tokenizeRequests()).as("the named endpoint, not the pods, is asked").isEmpty();
+    }
+
+    @Test
+    void anEndpointThatNeverAnswers_holdsARequestNoLongerThanTheTimeout() throws Exception {
+        // Accepts connections into its backlog and never answers.
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            start("vllm", Map.of(RemoteTokenizerSettings.ENDPOINT_ENV, "http://127.0.0.1:" + silent.getLocalPort(),
+                    RemoteTokenizerSettings.TIMEOUT_MS_ENV, "300"));
+
+            long started = System.nanoTime();
+            assertThat(routedTo("/v1/completions", completion(document("echo", 6)))).isIn(X, Y);
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+
+            assertThat(tookMs).as("waited for the timeout, then routed").isGreaterThanOrEqualTo(300).isLessThan(5_000);
+            assertThat(outcome(cluster.get("/metrics").body(), "timeout")).isEqualTo(1);
+        }
+    }
+
+    private io.pdgateway.core.cache.CacheViews caches() {
+        return cluster.gateway().routing().session().caches();
+    }
+
+    private static String id(String name) {
+        return "default/" + name;
+    }
+
+    /** Leading blocks of the text, as the bundled tokenizer splits it, that the gateway's view of the pod holds. */
+    private int heldBlocks(String text, String name) {
+        CacheModel model = caches().model(TestCluster.MODEL);
+        Pod pod = caches().pods().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+        return model.match(hashes(text), List.of(pod), BlockHasher.DEFAULT_BLOCK_TOKENS).blocks(pod);
+    }
+
+    private static long[] hashes(String text) {
+        int[] ids = BundledTokenizer.get().encode(text);
+        return BlockHasher.chain(BlockHasher.seed(TestCluster.MODEL), ids, ids.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
+    }
+
+    private static int fullBlocks(String text) {
+        return hashes(text).length;
+    }
+
+    private static String document(String head, int words) {
+        StringBuilder text = new StringBuilder(head).append(':');
+        for (int i = 0; i < words * 4; i++) {
+            text.append(' ').append(WORDS[(i * 7 + head.length()) % WORDS.length]).append(i);
+        }
+        return text.toString();
+    }
+
+    private String routedTo(String path, String body) throws Exception {
+        HttpResponse<String> response = cluster.post(path, body);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.headers().firstValue("target-pod").orElseThrow();
+    }
+
+    /** Sends the body straight to the pod, past the gateway. */
+    private void direct(String name, String path, String body) throws Exception {
+        HttpResponse<String> response = cluster.http.send(HttpRequest.newBuilder(URI.create(
+                cluster.simPod(name).baseUrl() + path)).timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    private static String completion(String prompt) {
+        return "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":\"" + prompt + "\",\"max_tokens\":2}";
+    }
+
+    private static String chat(String content) {
+        return "{\"model\":\"" + TestCluster.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content
+                + "\"}],\"max_tokens\":2}";
+    }
+
+    private List<RecordedRequest> tokenizeRequests() {
+        return List.of(X, Y).stream().flatMap(name -> cluster.simPod(name).recordedRequests().stream())
+                .filter(r -> r.path().equals("/tokenize")).toList();
+    }
+
+    private long tokenizeCalls(String name) {
+        return cluster.simPod(name).recordedRequests().stream().filter(r -> r.path().equals("/tokenize")).count();
+    }
+
+    private static double outcome(String metrics, String outcome) {
+        Matcher m = Pattern.compile("(?m)^" + RemoteTokenizer.REQUESTS + "_total\\{outcome=\"" + outcome
+                + "\"} ([0-9.eE+-]+)$").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    private static int port(String endpoint) {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    }
+}
