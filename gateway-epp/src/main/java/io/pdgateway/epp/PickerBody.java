@@ -8,7 +8,7 @@ import java.io.ByteArrayOutputStream;
 /**
  * One ext_proc stream's request body as Envoy sends it, gathered under serve's two bounds: the limit on one body
  * (PD_GATEWAY_MAX_REQUEST_BODY_BYTES) and on the bodies the gateway holds at once ({@link HeldBodies}), in whose count
- * it stays until its stream ends. On the stream's context only.
+ * it stays until Envoy has been sent on with it or its stream ends. On the stream's context only.
  */
 final class PickerBody {
     /** Why a chunk was not kept: the pd_gateway_rejected_requests_total reason, and the answer. */
@@ -44,7 +44,7 @@ final class PickerBody {
         return raw;
     }
 
-    /** The stream ended: its bytes leave the count. */
+    /** Envoy has the body it sends on, or the stream ended: its bytes leave the count. Idempotent. */
     void release() {
         held.release();
     }

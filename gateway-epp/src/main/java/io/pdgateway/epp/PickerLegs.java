@@ -141,6 +141,12 @@ final class PickerLegs {
         if (decodeBody != null) {
             stream.forward(legs.decode(), decodeBody, RequestTrace.Leg.DECODE);
         }
+        if (!stream.routing()) {
+            // Envoy has the decode and the prefill is over: no leg is built any more, and a held stream keeps only its
+            // aborts (not the client's body the prefill call's handlers hold, nor the leg bodies).
+            plan = new LegPlan(plan.schedule(), null, null, plan.prefillAbort(), plan.decodeAbort());
+            prefillCall = null;
+        }
     }
 
     private void prefillFailed(LegFailure failure) {

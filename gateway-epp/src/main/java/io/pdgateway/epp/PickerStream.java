@@ -66,7 +66,9 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
     private final PickerBody body;
     private String requestId;
     private RequestTrace trace = RequestTrace.OFF;
+    /** The parsed request, until the pick is sent (a held stream keeps no body); its model, for its end's metrics. */
     private OpenAiRequest request;
+    private String model;
     private Routed routed;
     private EngineAdapter adapter;
     /** A PD pair's legs, once routed to one; null otherwise. */
@@ -205,6 +207,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         trace = picker.tracing().request(headers, HeaderGetters.LOWER_CASE_MAP, "POST", path);
         try {
             request = OpenAiRequestParser.parse(path, raw);
+            model = request.model();
         } catch (OpenAiRequestParser.Rejected e) {
             picker.metrics().rejected("invalid_body");
             reject(e.error(), "invalid_body");
@@ -242,9 +245,9 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         routed = picker.routing().session().route(admission, features, requestId, headers.get(SpecHeaders.SESSION_KEY),
                 excluded);
         RouteDecision decision = routed.decision();
-        picker.metrics().routingTime(request.model(), routed.routingNanos());
+        picker.metrics().routingTime(model, routed.routingNanos());
         trace.routed(decision, routed.routingNanos());
-        picker.metrics().requestStarted(request.model());
+        picker.metrics().requestStarted(model);
         started = true;
         if (!decision.verdict().routed()) {
             String status = decision.verdict().name().toLowerCase(Locale.ROOT);
@@ -254,7 +257,7 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
                     .withRetryAfter(decision.verdict().retryAfterSeconds()), status);
             return;
         }
-        picker.metrics().routed(request.model(), decision);
+        picker.metrics().routed(model, decision);
         if (!decision.isPd()) {
             forward(decision.target(), null, RequestTrace.Leg.SINGLE);
             return;
@@ -296,6 +299,9 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         for (ProcessingResponse response : picks) {
             send(response);
         }
+        // Envoy has what it sends on and no leg is built any more: a held stream neither counts nor keeps the body.
+        body.release();
+        request = null;
     }
 
     // --- the response, as Envoy relays it ---
@@ -341,13 +347,12 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
 
     /** Refuses before any routing: a local reply, and the request ends. */
     private void reject(ApiError error, String why) {
-        send(PickerResponses.error(error, requestId));
-        finish(error.status(), why);
+        fail(error.status(), error, why);
     }
 
     /** Refuses after the body was read and before routing: counted as a failure of the model. */
     private void refuse(ApiError refused) {
-        picker.metrics().failure(request.model(), refused.code(), refused.status(), null);
+        picker.metrics().failure(model, refused.code(), refused.status(), null);
         reject(refused, refused.code());
     }
 
@@ -385,11 +390,10 @@ final class PickerStream implements StreamObserver<ProcessingRequest>, PickerLeg
         if (started) {
             picker.metrics().requestEnded();
             if (failure == null) {
-                picker.metrics().success(request.model(), routed.decision().target().name());
+                picker.metrics().success(model, routed.decision().target().name());
             } else {
-                RouteDecision decision = routed.decision();
-                picker.metrics().failure(request.model(), failure, status,
-                        decision.target() == null ? null : decision.target().name());
+                Pod target = routed.decision().target();
+                picker.metrics().failure(model, failure, status, target == null ? null : target.name());
             }
         }
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * PD_GATEWAY_MAX_HELD_BODY_BYTES in the ext_proc picker: the bodies its streams hold count with serve's, a body past the
- * bound gets an immediate 503 with Retry-After as serve answers it, and a stream's bytes leave the count when it ends.
+ * bound gets an immediate 503 with Retry-After as serve answers it, and a stream's bytes leave the count when it ends,
+ * or as soon as Envoy has what it sends on: a stream whose answer is still being relayed holds no body.
  */
 class EppHeldBodiesIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,6 +55,36 @@ class EppHeldBodiesIT {
                     .contains("pd_gateway_rejected_requests_total{reason=\"held_bodies_full\"} 1.0");
             held.reset();
         }
+        await().atMost(10, TimeUnit.SECONDS).until(() -> cluster.gateway().heldBodies().held() == 0);
+        cluster.assertQuiescent();
+    }
+
+    @Test
+    void aForwardedStream_holdsNoBody_soTheNextLongPromptIsStillPicked() throws Exception {
+        cluster = new EppCluster("vllm").prefill("prefill-0", "group-0").decode("decode-0", "group-0")
+                .startPicker(Map.of("ROUTING_ALGORITHM", "pd", "PD_GATEWAY_MAX_HELD_BODY_BYTES",
+                        String.valueOf(LONG.length + LONG.length / 2)));
+        try (EnvoyStream relaying = cluster.buffered()) {
+            relaying.requestHeaders(EppCluster.CHAT, Map.of(), null);
+            relaying.next();
+            relaying.requestBody(LONG, true);
+            EppCluster.Pick first = EppCluster.bufferedPick(relaying.next(), LONG);
+            assertThat(first.endpoint()).isEqualTo(cluster.address("decode-0"));
+            // Envoy now relays the decode's answer for as long as it streams; this stream stays open meanwhile.
+            assertThat(cluster.gateway().heldBodies().held()).as("picked: nothing held").isZero();
+
+            try (EnvoyStream next = cluster.buffered()) {
+                next.requestHeaders(EppCluster.CHAT, Map.of(), null);
+                next.next();
+                next.requestBody(LONG, true);
+                EppCluster.Pick second = EppCluster.bufferedPick(next.next(), LONG);
+                assertThat(second.endpoint()).as("not refused: the open stream counts nothing")
+                        .isEqualTo(cluster.address("decode-0"));
+                next.reset();
+            }
+            relaying.reset();
+        }
+        assertThat(cluster.gateway().metrics().scrape()).doesNotContain("reason=\"held_bodies_full\"} 1.0");
         await().atMost(10, TimeUnit.SECONDS).until(() -> cluster.gateway().heldBodies().held() == 0);
         cluster.assertQuiescent();
     }

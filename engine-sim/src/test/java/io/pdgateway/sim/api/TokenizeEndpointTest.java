@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class TokenizeEndpointTest {
     private static final String PROMPT = "The gateway routes prefill and decode legs across pods.";
+    private static final String COMPLETION = "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\",\"max_tokens\":1}";
     private final Vertx vertx = Vertx.vertx();
     private SimPod pod;
 
@@ -48,7 +49,7 @@ class TokenizeEndpointTest {
 
         assertThat(ids(answer)).containsExactlyElementsOf(boxed(BundledTokenizer.get().encode(PROMPT)));
         assertThat(answer.get("count").asInt()).isEqualTo(ids(answer).size())
-                .isEqualTo(billed("/v1/completions", "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\",\"max_tokens\":1}"));
+                .isEqualTo(billed("/v1/completions", COMPLETION));
         assertThat(answer.get("max_model_len").asInt()).isPositive();
     }
 
@@ -73,7 +74,7 @@ class TokenizeEndpointTest {
         JsonNode answer = ok(post(pod, "/tokenize", "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\"}"));
 
         assertThat(answer.get("count").asInt()).isEqualTo(PROMPT.length() / 4).isEqualTo(ids(answer).size())
-                .isEqualTo(billed("/v1/completions", "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\",\"max_tokens\":1}"));
+                .isEqualTo(billed("/v1/completions", COMPLETION));
     }
 
     @Test

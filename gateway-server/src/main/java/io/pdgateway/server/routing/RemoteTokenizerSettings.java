@@ -21,8 +21,8 @@ public record RemoteTokenizerSettings(Endpoint endpoint, long timeoutMs) {
     public static final String ENDPOINT_ENV = "AIBRIX_PREFIX_CACHE_REMOTE_TOKENIZER_ENDPOINT";
     public static final String TIMEOUT_MS_ENV = "PD_GATEWAY_PREFIX_CACHE_REMOTE_TOKENIZER_TIMEOUT_MS";
     /**
-     * An engine tokenizes a few thousand tokens in about a millisecond; a wait this long covers a 100k-token prompt on a
-     * busy API server, and is still below the prefill time a prefix hit saves on such a prompt.
+     * An engine tokenizes a few thousand tokens in about a millisecond; a wait this long covers a 100k-token prompt on
+     * a busy API server, and is still below the prefill time a prefix hit saves on such a prompt.
      */
     public static final long DEFAULT_TIMEOUT_MS = 200;
     static final long MAX_TIMEOUT_MS = 60_000;

@@ -178,7 +178,8 @@ class RemoteTokenizerIT {
 
     private static long[] hashes(String text) {
         int[] ids = BundledTokenizer.get().encode(text);
-        return BlockHasher.chain(BlockHasher.seed(TestCluster.MODEL), ids, ids.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
+        return BlockHasher.chain(BlockHasher.seed(TestCluster.MODEL), ids, ids.length,
+                BlockHasher.DEFAULT_BLOCK_TOKENS);
     }
 
     private static int fullBlocks(String text) {

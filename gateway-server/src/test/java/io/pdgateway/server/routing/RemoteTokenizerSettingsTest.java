@@ -34,7 +34,8 @@ class RemoteTokenizerSettingsTest {
                 RemoteTokenizerSettings.ENDPOINT_ENV, "http://tokenizer.llm.svc:8000",
                 RemoteTokenizerSettings.TIMEOUT_MS_ENV, "75"));
 
-        assertThat(settings.endpoint()).isEqualTo(new RemoteTokenizerSettings.Endpoint("tokenizer.llm.svc", 8000, false));
+        assertThat(settings.endpoint())
+                .isEqualTo(new RemoteTokenizerSettings.Endpoint("tokenizer.llm.svc", 8000, false));
         assertThat(settings.timeoutMs()).isEqualTo(75);
         assertThat(RemoteTokenizerSettings.fromEnv(Map.of(RemoteTokenizerSettings.ENDPOINT_ENV, "https://tok/"))
                 .endpoint()).isEqualTo(new RemoteTokenizerSettings.Endpoint("tok", 443, true));
@@ -56,7 +57,8 @@ class RemoteTokenizerSettingsTest {
     @Test
     void aChatRequest_asksWithItsMessagesAndWhatChangesTheirRendering() throws Exception {
         JsonNode body = tokenizeBody(OpenAiRequestParser.CHAT_PATH, "{\"model\":\"m\",\"stream\":true,"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"hi \\\"there\\\"\"}],\"tools\":[{\"type\":\"function\","
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"hi \\\"there\\\"\"}],"
+                + "\"tools\":[{\"type\":\"function\","
                 + "\"function\":{\"name\":\"f\"}}],\"chat_template_kwargs\":{\"enable_thinking\":false},"
                 + "\"max_tokens\":5}", true);
 
