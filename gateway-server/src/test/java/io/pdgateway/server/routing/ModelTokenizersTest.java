@@ -101,4 +101,22 @@ class ModelTokenizersTest {
         assertThat(other.prefixHashes()).as("no file for this model: the character tokenizer")
                 .isEqualTo(PromptMeasurerTest.characterBlocks("other", content));
     }
+
+    @Test
+    void remote_aModelWithAFileUsesIt_andWithoutOneMeasuresBytesUntilItsEnginesAnswer() throws Exception {
+        ModelTokenizers models = ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile()),
+                PrefixTokenizerType.REMOTE);
+        PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.REMOTE, 16, models);
+        String prompt = "The gateway routes requests to prefill and decode pods. ".repeat(8);
+
+        PromptFeatures own = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"m\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
+        PromptFeatures other = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"other\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
+
+        int[] ids = BundledTokenizer.get().encode(prompt);
+        assertThat(own.prefixHashes()).isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16));
+        assertThat(other.prefixHashes()).as("what a request without the engine's answer is routed on")
+                .isEqualTo(PromptMeasurerTest.characterBlocks("other", prompt));
+    }
 }
