@@ -13,6 +13,8 @@ import io.pdgateway.core.config.GatewaySettings;
 import io.pdgateway.core.spec.SpecLabels;
 import io.pdgateway.server.GatewayServer;
 import io.pdgateway.server.discovery.PodFileDiscovery;
+import io.pdgateway.server.kvevents.KvEventsSettings;
+import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.server.trace.Tracing;
 import io.pdgateway.sim.FaultConfig;
 import io.pdgateway.sim.RecordedRequest;
@@ -130,8 +132,10 @@ final class EppCluster implements AutoCloseable {
         PodManifest.write(podFile, new ArrayList<>(entries.values()));
         PodFileDiscovery discovery = new PodFileDiscovery(vertx, podFile);
         discovery.start();
-        GatewayServer started = GatewayServer.start(vertx, discovery, GatewaySettings.fromEnv(new HashMap<>(env)),
-                "127.0.0.1", 0, seed, tracing).await();
+        GatewaySettings settings = GatewaySettings.fromEnv(new HashMap<>(env));
+        GatewayServer started = GatewayServer.start(vertx, discovery, settings, KvEventsSettings.defaults(),
+                ModelTokenizers.fromEnv(env, settings.routing().prefixCacheTokenizer()), "127.0.0.1", 0, seed, tracing)
+                .await();
         gateways.add(started);
         await().atMost(10, TimeUnit.SECONDS).until(discovery::ready);
         return started;
