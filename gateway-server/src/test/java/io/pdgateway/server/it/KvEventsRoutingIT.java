@@ -1,33 +1,33 @@
 package io.pdgateway.server.it;
 
+import static io.pdgateway.server.it.KvEventPods.KV_TOKENS;
+import static io.pdgateway.server.it.KvEventPods.WAIT;
+import static io.pdgateway.server.it.KvEventPods.X;
+import static io.pdgateway.server.it.KvEventPods.Y;
+import static io.pdgateway.server.it.KvEventPods.completion;
+import static io.pdgateway.server.it.KvEventPods.document;
+import static io.pdgateway.server.it.KvEventPods.fullBlocks;
+import static io.pdgateway.server.it.KvEventPods.id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.pdgateway.core.cache.BlockHasher;
-import io.pdgateway.core.cache.CacheModel;
 import io.pdgateway.core.cache.CacheViews;
-import io.pdgateway.core.model.Pod;
 import io.pdgateway.server.kvevents.KvEventMetrics;
-import io.pdgateway.server.kvevents.KvEventsAnnotations;
 import io.pdgateway.server.kvevents.KvEventsSettings;
 import io.pdgateway.server.routing.ModelTokenizers;
-import io.pdgateway.sim.SimPod;
-import io.pdgateway.sim.SimRole;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
-import io.pdgateway.sim.kvevents.KvEventPublisher;
-import io.pdgateway.sim.kvevents.KvEventsConfig;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,38 +39,21 @@ import org.junit.jupiter.params.provider.ValueSource;
  * where the gateway sends requests and what /metrics shows.
  */
 class KvEventsRoutingIT {
-    private static final String X = "pod-x";
-    private static final String Y = "pod-y";
-    /** A small KV cache (in tokens) so a few prompts evict the oldest. */
-    private static final int KV_TOKENS = 1_024;
-    private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final String[] WORDS = {"gateway", "routes", "prefill", "decode", "tokens", "cache", "pods",
-        "latency", "model", "prompt", "stream", "engine", "blocks", "events", "policy", "metrics"};
-
     @AutoClose
     private TestCluster cluster;
+    private KvEventPods pods;
+    @TempDir
+    private Path dir;
 
     /** Starts X and Y publishing events, and a prefix-cache gateway following them with the bundled tokenizer. */
     private void start(String engine, String staleMs) throws Exception {
-        cluster = new TestCluster(engine);
-        KvEventsConfig events = KvEventsConfig.parse("{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\","
-                + "\"endpoint\":\"tcp://*:*\",\"replay_endpoint\":\"tcp://*:*\"}");
-        cluster.withSimOptions(b -> b.kvEvents(events)
-                .timing(io.pdgateway.sim.TimingProfile.llama3_8b_h100().withKvCapacityTokens(KV_TOKENS)));
-        for (String name : List.of(X, Y)) {
-            cluster.standard(name);
-            KvEventPublisher publisher = cluster.simPod(name).kvEvents();
-            // What an operator copies from the engine's own flag: a wildcard host, meaning the pod's IP.
-            cluster.annotate(name, Map.of(KvEventsAnnotations.ENDPOINT, "tcp://*:" + port(publisher.endpoint()),
-                    KvEventsAnnotations.REPLAY_ENDPOINT, "tcp://*:" + port(publisher.replayEndpoint())));
-        }
-        Path tokenizer = cluster.dir.resolve("tokenizer.json");
+        Path tokenizer = dir.resolve("tokenizer.json");
         Files.writeString(tokenizer, BundledTokenizer.json());
-        cluster.startGatewayWithKvEvents(Map.of("ROUTING_ALGORITHM", "prefix-cache",
+        pods = KvEventPods.start(engine, Map.of("ROUTING_ALGORITHM", "prefix-cache",
                 "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "huggingface",
                 ModelTokenizers.FILES_ENV, TestCluster.MODEL + "=" + tokenizer,
                 KvEventsSettings.STALE_MS_ENV, staleMs));
-        await().atMost(WAIT).until(() -> caches().eventsLive(id(X)) && caches().eventsLive(id(Y)));
+        cluster = pods.cluster();
     }
 
     @ParameterizedTest
@@ -174,61 +157,21 @@ class KvEventsRoutingIT {
     }
 
     private CacheViews caches() {
-        return cluster.gateway().routing().session().caches();
+        return pods.caches();
     }
 
-    private static String id(String name) {
-        return "default/" + name;
-    }
-
-    /** Leading blocks of the prompt the gateway's view of the pod holds. */
     private int heldBlocks(String prompt, String name) {
-        CacheModel model = caches().model(TestCluster.MODEL);
-        Pod pod = caches().pods().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
-        return model.match(hashes(prompt), List.of(pod), BlockHasher.DEFAULT_BLOCK_TOKENS).blocks(pod);
-    }
-
-    private static long[] hashes(String prompt) {
-        int[] ids = BundledTokenizer.get().encode(prompt);
-        return BlockHasher.chain(BlockHasher.seed(TestCluster.MODEL), ids, ids.length, BlockHasher.DEFAULT_BLOCK_TOKENS);
-    }
-
-    private static int fullBlocks(String prompt) {
-        return hashes(prompt).length;
-    }
-
-    /** About {@code words} distinct-looking words after a unique head, well under the pods' KV capacity. */
-    private static String document(String head, int words) {
-        StringBuilder text = new StringBuilder(head).append(':');
-        for (int i = 0; i < words * 4; i++) {
-            text.append(' ').append(WORDS[(i * 7 + head.length()) % WORDS.length]).append(i);
-        }
-        return text.toString();
+        return pods.heldBlocks(prompt, name);
     }
 
     private String routedTo(String prompt) throws Exception {
-        HttpResponse<String> response = cluster.post("/v1/completions", completion(prompt));
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return response.headers().firstValue("target-pod").orElseThrow();
+        return pods.routedTo("/v1/completions", completion(prompt));
     }
 
     /** Sends the prompt straight to the pod, past the gateway. */
     private void direct(String name, String prompt) throws Exception {
-        SimPod pod = cluster.simPod(name);
-        HttpResponse<String> response = cluster.http.send(HttpRequest.newBuilder(URI.create(pod.baseUrl()
-                + "/v1/completions")).timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(completion(prompt))).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        pods.direct(name, "/v1/completions", completion(prompt));
         assertThat(BundledTokenizer.get().encode(prompt).length).as("fits the pod's KV cache").isLessThan(KV_TOKENS / 3);
-    }
-
-    private static String completion(String prompt) {
-        return "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":\"" + prompt + "\",\"max_tokens\":2}";
-    }
-
-    private static int port(String endpoint) {
-        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
     }
 
     private static double counter(String metrics, String name, String pod, String... tags) {

@@ -1,25 +1,19 @@
 package io.pdgateway.server.it;
 
+import static io.pdgateway.server.it.KvEventPods.WAIT;
+import static io.pdgateway.server.it.KvEventPods.X;
+import static io.pdgateway.server.it.KvEventPods.Y;
+import static io.pdgateway.server.it.KvEventPods.completion;
+import static io.pdgateway.server.it.KvEventPods.document;
+import static io.pdgateway.server.it.KvEventPods.fullBlocks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.pdgateway.core.cache.BlockHasher;
-import io.pdgateway.core.cache.CacheModel;
-import io.pdgateway.core.model.Pod;
-import io.pdgateway.server.kvevents.KvEventsAnnotations;
 import io.pdgateway.server.routing.RemoteTokenizer;
 import io.pdgateway.server.routing.RemoteTokenizerSettings;
 import io.pdgateway.sim.RecordedRequest;
-import io.pdgateway.sim.TimingProfile;
-import io.pdgateway.sim.kvevents.BundledTokenizer;
-import io.pdgateway.sim.kvevents.KvEventPublisher;
-import io.pdgateway.sim.kvevents.KvEventsConfig;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,35 +33,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  * outcome counter says why.
  */
 class RemoteTokenizerIT {
-    private static final String X = "pod-x";
-    private static final String Y = "pod-y";
-    /** A small KV cache (in tokens) so a few prompts evict the oldest. */
-    private static final int KV_TOKENS = 1_024;
-    private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final String[] WORDS = {"gateway", "routes", "prefill", "decode", "tokens", "cache", "pods",
-        "latency", "model", "prompt", "stream", "engine", "blocks", "events", "policy", "metrics"};
-
     @AutoClose
     private TestCluster cluster;
+    private KvEventPods pods;
 
     /** Starts X and Y publishing events, and a prefix-cache gateway with the remote tokenizer and no file. */
     private void start(String engine, Map<String, String> extraEnv) throws Exception {
-        cluster = new TestCluster(engine);
-        KvEventsConfig events = KvEventsConfig.parse("{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\","
-                + "\"endpoint\":\"tcp://*:*\",\"replay_endpoint\":\"tcp://*:*\"}");
-        cluster.withSimOptions(b -> b.kvEvents(events)
-                .timing(TimingProfile.llama3_8b_h100().withKvCapacityTokens(KV_TOKENS)));
-        for (String name : List.of(X, Y)) {
-            cluster.standard(name);
-            KvEventPublisher publisher = cluster.simPod(name).kvEvents();
-            cluster.annotate(name, Map.of(KvEventsAnnotations.ENDPOINT, "tcp://*:" + port(publisher.endpoint()),
-                    KvEventsAnnotations.REPLAY_ENDPOINT, "tcp://*:" + port(publisher.replayEndpoint())));
-        }
         Map<String, String> env = new HashMap<>(Map.of("ROUTING_ALGORITHM", "prefix-cache",
                 "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "remote"));
         env.putAll(extraEnv);
-        cluster.startGatewayWithKvEvents(env);
-        await().atMost(WAIT).until(() -> caches().eventsLive(id(X)) && caches().eventsLive(id(Y)));
+        pods = KvEventPods.start(engine, env);
+        cluster = pods.cluster();
     }
 
     @ParameterizedTest
@@ -161,56 +137,16 @@ class RemoteTokenizerIT {
         }
     }
 
-    private io.pdgateway.core.cache.CacheViews caches() {
-        return cluster.gateway().routing().session().caches();
-    }
-
-    private static String id(String name) {
-        return "default/" + name;
-    }
-
-    /** Leading blocks of the text, as the bundled tokenizer splits it, that the gateway's view of the pod holds. */
     private int heldBlocks(String text, String name) {
-        CacheModel model = caches().model(TestCluster.MODEL);
-        Pod pod = caches().pods().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
-        return model.match(hashes(text), List.of(pod), BlockHasher.DEFAULT_BLOCK_TOKENS).blocks(pod);
-    }
-
-    private static long[] hashes(String text) {
-        int[] ids = BundledTokenizer.get().encode(text);
-        return BlockHasher.chain(BlockHasher.seed(TestCluster.MODEL), ids, ids.length,
-                BlockHasher.DEFAULT_BLOCK_TOKENS);
-    }
-
-    private static int fullBlocks(String text) {
-        return hashes(text).length;
-    }
-
-    private static String document(String head, int words) {
-        StringBuilder text = new StringBuilder(head).append(':');
-        for (int i = 0; i < words * 4; i++) {
-            text.append(' ').append(WORDS[(i * 7 + head.length()) % WORDS.length]).append(i);
-        }
-        return text.toString();
+        return pods.heldBlocks(text, name);
     }
 
     private String routedTo(String path, String body) throws Exception {
-        HttpResponse<String> response = cluster.post(path, body);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return response.headers().firstValue("target-pod").orElseThrow();
+        return pods.routedTo(path, body);
     }
 
-    /** Sends the body straight to the pod, past the gateway. */
     private void direct(String name, String path, String body) throws Exception {
-        HttpResponse<String> response = cluster.http.send(HttpRequest.newBuilder(URI.create(
-                cluster.simPod(name).baseUrl() + path)).timeout(Duration.ofSeconds(20))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    }
-
-    private static String completion(String prompt) {
-        return "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":\"" + prompt + "\",\"max_tokens\":2}";
+        pods.direct(name, path, body);
     }
 
     private static String chat(String content) {
@@ -231,9 +167,5 @@ class RemoteTokenizerIT {
         Matcher m = Pattern.compile("(?m)^" + RemoteTokenizer.REQUESTS + "_total\\{outcome=\"" + outcome
                 + "\"} ([0-9.eE+-]+)$").matcher(metrics);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
-    }
-
-    private static int port(String endpoint) {
-        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
     }
 }

@@ -67,8 +67,7 @@ class ModelTokenizersTest {
         PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.HUGGINGFACE, 16, models);
         String prompt = "The gateway routes requests to prefill and decode pods. ".repeat(8);
 
-        PromptFeatures features = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
-                ("{\"model\":\"m\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
+        PromptFeatures features = completion(measurer, "m", prompt);
 
         int[] ids = BundledTokenizer.get().encode(prompt);
         assertThat(features.promptTokens()).isEqualTo(ids.length);
@@ -96,8 +95,7 @@ class ModelTokenizersTest {
         int[] ids = BundledTokenizer.get().encode(rendered);
         assertThat(chat.prefixHashes()).isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16));
 
-        PromptFeatures other = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
-                ("{\"model\":\"other\",\"prompt\":\"" + content + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
+        PromptFeatures other = completion(measurer, "other", content);
         assertThat(other.prefixHashes()).as("no file for this model: the character tokenizer")
                 .isEqualTo(PromptMeasurerTest.characterBlocks("other", content));
     }
@@ -109,14 +107,18 @@ class ModelTokenizersTest {
         PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.REMOTE, 16, models);
         String prompt = "The gateway routes requests to prefill and decode pods. ".repeat(8);
 
-        PromptFeatures own = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
-                ("{\"model\":\"m\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
-        PromptFeatures other = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
-                ("{\"model\":\"other\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)), HASHES);
+        PromptFeatures own = completion(measurer, "m", prompt);
+        PromptFeatures other = completion(measurer, "other", prompt);
 
         int[] ids = BundledTokenizer.get().encode(prompt);
         assertThat(own.prefixHashes()).isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16));
         assertThat(other.prefixHashes()).as("what a request without the engine's answer is routed on")
                 .isEqualTo(PromptMeasurerTest.characterBlocks("other", prompt));
+    }
+
+    private static PromptFeatures completion(PromptMeasurer measurer, String model, String prompt) throws Exception {
+        return measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"" + model + "\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)),
+                HASHES);
     }
 }
