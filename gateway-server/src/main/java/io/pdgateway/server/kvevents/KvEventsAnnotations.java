@@ -13,6 +13,9 @@ import java.util.Map;
  *   <li>{@value #REPLAY_ENDPOINT}: the replay socket, in the same forms; without it gaps cannot be replayed and the
  *       pod's view is reset at a gap instead.
  *   <li>{@value #TOPIC}: the topic, default empty (vLLM's and SGLang's default).
+ *   <li>{@value #ENABLED} (AIBrix's label): {@code "true"} on a pod without an endpoint means AIBrix's fixed ports, the
+ *       engine publishing on {@value #AIBRIX_PORT} and replaying on {@value #AIBRIX_REPLAY_PORT} of the pod's IP, so
+ *       pods labelled for AIBrix's KV-event sync are followed unchanged.
  * </ul>
  * Only {@code tcp://} is accepted: the gateway and the engines never share a host's IPC namespace. Pure and stateless.
  */
@@ -23,6 +26,10 @@ public final class KvEventsAnnotations {
     public static final String REPLAY_ENDPOINT = "model.aibrix.ai/kv-events-replay-endpoint";
     /** Annotation (or label): the topic the pod publishes on. */
     public static final String TOPIC = "model.aibrix.ai/kv-events-topic";
+    /** AIBrix's label: the pod publishes on AIBrix's fixed ports. */
+    public static final String ENABLED = "model.aibrix.ai/kv-events-enabled";
+    static final int AIBRIX_PORT = 5557;
+    static final int AIBRIX_REPLAY_PORT = 5558;
 
     private static final String TCP = "tcp://";
 
@@ -35,7 +42,10 @@ public final class KvEventsAnnotations {
     public static KvEventsEndpoint parse(String podId, String podIp, Map<String, String> labels,
             Map<String, String> annotations, List<String> warnings) {
         String raw = value(ENDPOINT, labels, annotations);
-        if (raw == null) {
+        boolean aibrixPorts = raw == null && "true".equalsIgnoreCase(value(ENABLED, labels, annotations));
+        if (aibrixPorts) {
+            raw = String.valueOf(AIBRIX_PORT);
+        } else if (raw == null) {
             return null;
         }
         String endpoint = address(raw, podIp);
@@ -44,6 +54,9 @@ public final class KvEventsAnnotations {
             return null;
         }
         String rawReplay = value(REPLAY_ENDPOINT, labels, annotations);
+        if (rawReplay == null && aibrixPorts) {
+            rawReplay = String.valueOf(AIBRIX_REPLAY_PORT);
+        }
         String replay = rawReplay == null ? null : address(rawReplay, podIp);
         if (rawReplay != null && replay == null) {
             warnings.add(podId + ": ignoring " + REPLAY_ENDPOINT + "=" + rawReplay

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * Keeps the KV-event subscriptions in step with discovery: every pod of the cache views' pod set whose metadata names an
  * event endpoint ({@link KvEventsAnnotations}) is followed, and its events feed its view in {@link CacheViews}. Pods are
  * taken from the views themselves, so a subscription never starts before the views accept the pod's events. A bad
- * annotation is logged once per pod and value. Call {@link #sync} after each upkeep tick, from any one thread.
+ * annotation is logged once per pod and value; a model whose pods publish while its prompts are not tokenized as
+ * its engines tokenize them (no block could ever match) once per model. Call {@link #sync} after each upkeep tick,
+ * from any one thread.
  */
 public final class KvEventsFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KvEventsFollower.class);
@@ -24,17 +27,27 @@ public final class KvEventsFollower implements AutoCloseable {
     private final KvEventsSettings settings;
     private final KvEventMetrics metrics;
     private final LongSupplier nanoClock;
+    private final Predicate<String> engineTokens;
     /** Started with the first pod that publishes: a gateway without such pods runs no ZeroMQ thread at all. */
     private KvEventSubscriptions subscriptions;
     private boolean closed;
     /** Warnings already logged; bounded by the pod set (cleared of pods that left at every sync). */
     private final Set<String> warned = new HashSet<>();
+    /** Models already warned of as tokenized unlike their engines; bounded by the models present. */
+    private final Set<String> warnedModels = new HashSet<>();
 
     public KvEventsFollower(KvEventsSettings settings, CacheViews caches, KvEventMetrics metrics, LongSupplier nanoClock) {
+        this(settings, caches, metrics, nanoClock, model -> true);
+    }
+
+    /** @param engineTokens whether a model's prompts are hashed over the tokens its engines compute */
+    public KvEventsFollower(KvEventsSettings settings, CacheViews caches, KvEventMetrics metrics,
+            LongSupplier nanoClock, Predicate<String> engineTokens) {
         this.caches = caches;
         this.settings = settings;
         this.metrics = metrics;
         this.nanoClock = nanoClock;
+        this.engineTokens = engineTokens;
     }
 
     /** Subscribes to the pods that publish now, stops those that left or stopped publishing. Returns at once. */
@@ -42,13 +55,23 @@ public final class KvEventsFollower implements AutoCloseable {
         List<KvEventsTarget> targets = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         Set<String> present = new HashSet<>();
+        Set<String> models = new HashSet<>();
         for (Pod pod : caches.pods()) {
             present.add(pod.id());
+            models.add(pod.model());
             KvEventsEndpoint endpoint = KvEventsAnnotations.parse(pod.id(), pod.ip(), pod.labels(), Map.of(), warnings);
             if (endpoint != null) {
                 targets.add(new KvEventsTarget(pod.id(), pod.model(), endpoint));
+                if (!engineTokens.test(pod.model()) && warnedModels.add(pod.model())) {
+                    LOG.warn("{} publishes KV-cache events for model {}, whose prompts the gateway does not tokenize "
+                            + "as its engines do: no prompt can match the blocks they report. Set "
+                            + "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote, or huggingface with the model's "
+                            + "tokenizer.json",
+                            pod.id(), pod.model());
+                }
             }
         }
+        warnedModels.retainAll(models);
         warned.removeIf(w -> !present.contains(w.substring(0, Math.max(0, w.indexOf(':'))))); // "pod: ..." 
         for (String warning : warnings) {
             if (warned.add(warning)) {

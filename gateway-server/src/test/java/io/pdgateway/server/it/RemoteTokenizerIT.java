@@ -12,8 +12,11 @@ import static org.awaitility.Awaitility.await;
 import io.pdgateway.server.routing.RemoteTokenizer;
 import io.pdgateway.server.routing.RemoteTokenizerSettings;
 import io.pdgateway.sim.RecordedRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +138,24 @@ class RemoteTokenizerIT {
             assertThat(tookMs).as("waited for the timeout, then routed").isGreaterThanOrEqualTo(300).isLessThan(5_000);
             assertThat(outcome(cluster.get("/metrics").body(), "timeout")).isEqualTo(1);
         }
+    }
+
+    @Test
+    void podsPublishingWhilePromptsAreHashedAsBytes_warnOncePerModel() throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            start("vllm", Map.of("AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "character"));
+        } finally {
+            System.setErr(original);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        original.print(log);
+        assertThat(log.lines().filter(line -> line.contains("WARN") && line.contains("publishes KV-cache events")))
+                .as("both pods publish; one line for their model").singleElement()
+                .satisfies(line -> assertThat(line).contains(TestCluster.MODEL)
+                        .contains("AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote"));
     }
 
     private int heldBlocks(String text, String name) {
