@@ -1,6 +1,7 @@
 package io.pdgateway.server.routing;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pdgateway.core.model.ModelPods;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class RemoteTokenizer {
     public static final String REQUESTS = "pd_gateway_remote_tokenizer_requests";
     public static final String DURATION = "pd_gateway_remote_tokenizer_duration_seconds";
+    public static final String IN_FLIGHT = "pd_gateway_remote_tokenizer_in_flight";
     /**
      * Calls out at once, over all requests: each holds a connection to an engine, and past this many the engines are
      * not keeping up, so more calls would only add waits.
@@ -51,6 +53,7 @@ public final class RemoteTokenizer {
     /** How a call ended, the {@code outcome} label. */
     enum Outcome { OK, ERROR, TIMEOUT, BUSY, UNSUPPORTED }
 
+    private final int maxInFlight;
     private final Vertx vertx;
     private final EngineTokenizeClient client;
     private final EngineAdapters engines;
@@ -65,6 +68,12 @@ public final class RemoteTokenizer {
     /** @param http the calling thread's HTTP client (a serving loop's own) */
     public RemoteTokenizer(Vertx vertx, Supplier<HttpClient> http, EngineAdapters engines,
             RemoteTokenizerSettings settings, MeterRegistry registry) {
+        this(vertx, http, engines, settings, registry, MAX_IN_FLIGHT);
+    }
+
+    RemoteTokenizer(Vertx vertx, Supplier<HttpClient> http, EngineAdapters engines, RemoteTokenizerSettings settings,
+            MeterRegistry registry, int maxInFlight) {
+        this.maxInFlight = maxInFlight;
         this.vertx = vertx;
         // The call's own socket bounds are twice the wait, so the wait's timer, not the socket, decides when a request
         // stops waiting (and counts it a timeout); the socket still closes soon after.
@@ -78,6 +87,8 @@ public final class RemoteTokenizer {
         }
         this.answered = Timer.builder(DURATION).description("Time an engine's /tokenize took to answer a prompt")
                 .publishPercentileHistogram().register(registry);
+        Gauge.builder(IN_FLIGHT, inFlight, AtomicInteger::get)
+                .description("Calls to an engine's /tokenize out now (at most " + maxInFlight + ")").register(registry);
     }
 
     /**
@@ -86,12 +97,12 @@ public final class RemoteTokenizer {
      */
     public Future<int[]> tokens(OpenAiRequest request, ModelPods model) {
         boolean chat = OpenAiRequestParser.CHAT_PATH.equals(request.path());
-        Buffer body = TokenizeBody.of(request, chat);
-        Target target = body == null ? null : target(model.pods(), chat);
-        if (target == null) {
+        Target target = target(model.pods(), chat);
+        Buffer body = target == null ? null : TokenizeBody.of(request, chat);
+        if (body == null) {
             return skipped(Outcome.UNSUPPORTED);
         }
-        if (inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
+        if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
             return skipped(Outcome.BUSY);
         }
@@ -116,11 +127,6 @@ public final class RemoteTokenizer {
             }
         });
         return tokens.future();
-    }
-
-    /** Calls out now. */
-    int inFlight() {
-        return inFlight.get();
     }
 
     private Future<int[]> skipped(Outcome why) {

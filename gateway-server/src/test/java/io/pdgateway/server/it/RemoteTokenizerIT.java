@@ -77,6 +77,7 @@ class RemoteTokenizerIT {
         assertThat(metrics).containsPattern("(?m)^" + RemoteTokenizer.DURATION + "_count 6(\\.0)?$");
         assertThat(tokenizeCalls(X) + tokenizeCalls(Y)).isEqualTo(6);
         assertThat(tokenizeCalls(X)).as("the pods are asked in turn").isEqualTo(3);
+        assertThat(metrics).containsPattern("(?m)^" + RemoteTokenizer.IN_FLIGHT + " 0(\\.0)?$");
     }
 
     @Test
