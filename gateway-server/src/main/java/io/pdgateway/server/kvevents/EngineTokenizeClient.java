@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.server.front.TokenIdArray;
 import io.pdgateway.server.http.OnEventLoop;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -12,7 +13,6 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -34,7 +34,6 @@ public final class EngineTokenizeClient {
     /** Each call is given this long: tokenizing is far faster than any prefill it could steer. */
     public static final long TIMEOUT_MS = 2_000;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int[] NO_IDS = new int[0];
     /** Answers longer than this are read on a worker thread: a long prompt's ids take a millisecond or more. */
     static final int PARSE_INLINE_MAX_BYTES = 64 * 1024;
 
@@ -113,19 +112,10 @@ public final class EngineTokenizeClient {
                 if (value != JsonToken.START_ARRAY) {
                     return Future.failedFuture(PATH + " answer has no tokens array");
                 }
-                ids = NO_IDS;
-                int count = 0;
-                for (JsonToken id = parser.nextToken(); id != JsonToken.END_ARRAY; id = parser.nextToken()) {
-                    if (id != JsonToken.VALUE_NUMBER_INT || parser.getNumberType() != JsonParser.NumberType.INT) {
-                        return Future.failedFuture(PATH + " answer holds a token that is not an id: "
-                                + parser.getText());
-                    }
-                    if (count == ids.length) {
-                        ids = Arrays.copyOf(ids, Math.max(16, count * 2));
-                    }
-                    ids[count++] = parser.getIntValue();
+                ids = TokenIdArray.read(parser);
+                if (ids == null) {
+                    return Future.failedFuture(PATH + " answer holds a token that is not an id: " + parser.getText());
                 }
-                ids = Arrays.copyOf(ids, count);
             }
             return ids != null ? Future.succeededFuture(ids)
                     : Future.failedFuture(PATH + " answer has no tokens array");

@@ -13,6 +13,7 @@ import io.pdgateway.core.tokenize.Tokenizer;
 import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.server.front.OpenAiRequest;
 import io.pdgateway.server.front.PromptUtf8;
+import io.pdgateway.server.front.TokenIdArray;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.List;
@@ -30,6 +31,8 @@ public final class PromptMeasurer {
      * milliseconds, long enough to delay every other stream on the same event loop.
      */
     static final int INLINE_MAX_CHARS = 32 * 1024;
+    /** Prompts of more token ids than this are read and hashed on a worker thread, like long text. */
+    static final int INLINE_MAX_IDS = 8 * 1024;
     /** The character tokenizer's token: four bytes of UTF-8 (reference §7: upstream's 4-byte blocks). */
     static final int BYTES_PER_CHARACTER_TOKEN = 4;
 
@@ -61,6 +64,10 @@ public final class PromptMeasurer {
     }
 
     public PromptFeatures measure(OpenAiRequest request, PromptNeeds needs) {
+        int[] clientIds = engineTokens() && request.promptTokenIds() > 0 ? clientTokenIds(request) : null;
+        if (clientIds != null) {
+            return measure(request, needs, clientIds); // the engine computes the ids it is given, as they are
+        }
         Tokenizer own = ownTokenizer(request);
         long[] hashes = null;
         int tokens = -1;
@@ -97,8 +104,18 @@ public final class PromptMeasurer {
 
     /** The model's own tokenizer file, when the tokenizer type reads files and the model has one; else null. */
     private Tokenizer ownTokenizer(OpenAiRequest request) {
-        return tokenizer == PrefixTokenizerType.HUGGINGFACE || tokenizer == PrefixTokenizerType.REMOTE
-                ? models.tokenizer(request.model()) : null;
+        return engineTokens() ? models.tokenizer(request.model()) : null;
+    }
+
+    /** Whether prompt blocks are meant to hash as the engines' own tokens (so that they match the engines' events). */
+    private boolean engineTokens() {
+        return tokenizer == PrefixTokenizerType.HUGGINGFACE || tokenizer == PrefixTokenizerType.REMOTE;
+    }
+
+    /** A completion's prompt given as one list of token ids; null for anything else (a batch of lists). */
+    private static int[] clientTokenIds(OpenAiRequest request) {
+        byte[] prompt = request.members().rawValue("prompt");
+        return prompt == null ? null : TokenIdArray.read(prompt);
     }
 
     /**
@@ -120,7 +137,8 @@ public final class PromptMeasurer {
 
     /** True when measuring is worth moving off the event loop. */
     public static boolean expensive(OpenAiRequest request, PromptNeeds needs) {
-        return (needs.tokenCount() || needs.blockHashes()) && request.promptLength() > INLINE_MAX_CHARS;
+        return (needs.tokenCount() || needs.blockHashes())
+                && (request.promptLength() > INLINE_MAX_CHARS || request.promptTokenIds() > INLINE_MAX_IDS);
     }
 
     /**

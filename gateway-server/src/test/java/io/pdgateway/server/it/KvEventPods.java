@@ -74,13 +74,21 @@ final class KvEventPods {
 
     /** Leading blocks of the text, as the bundled tokenizer splits it, that the gateway's view of the pod holds. */
     int heldBlocks(String text, String name) {
+        return heldBlocks(hashes(text), name);
+    }
+
+    /** Leading blocks of these that the gateway's view of the pod holds. */
+    int heldBlocks(long[] hashes, String name) {
         CacheModel model = caches().model(TestCluster.MODEL);
         Pod pod = caches().pods().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
-        return model.match(hashes(text), List.of(pod), BlockHasher.DEFAULT_BLOCK_TOKENS).blocks(pod);
+        return model.match(hashes, List.of(pod), BlockHasher.DEFAULT_BLOCK_TOKENS).blocks(pod);
     }
 
     static long[] hashes(String text) {
-        int[] ids = BundledTokenizer.get().encode(text);
+        return hashes(BundledTokenizer.get().encode(text));
+    }
+
+    static long[] hashes(int[] ids) {
         return BlockHasher.chain(BlockHasher.seed(TestCluster.MODEL), ids, ids.length,
                 BlockHasher.DEFAULT_BLOCK_TOKENS);
     }

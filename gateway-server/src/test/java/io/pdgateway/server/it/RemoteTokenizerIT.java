@@ -97,6 +97,22 @@ class RemoteTokenizerIT {
     }
 
     @Test
+    void aPromptOfTokenIds_matchesTheEnginesBlocksByItsIds_withoutAsking() throws Exception {
+        start("vllm", Map.of());
+        int[] ids = new int[18 * 16];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = 1_000 + (i * 37) % 5_000;
+        }
+        direct(X, "/v1/completions", idPrompt(ids, ""));
+        await().atMost(WAIT).until(() -> pods.heldBlocks(KvEventPods.hashes(ids), X) == 18);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(routedTo("/v1/completions", idPrompt(ids, "," + (7 + i)))).as("X holds those ids").isEqualTo(X);
+        }
+        assertThat(tokenizeRequests()).as("the ids are the tokens: nothing to ask").isEmpty();
+    }
+
+    @Test
     void chatRequests_onSglangPods_areRoutedWithoutEngineTokens() throws Exception {
         start("sglang", Map.of());
 
@@ -169,6 +185,14 @@ class RemoteTokenizerIT {
 
     private void direct(String name, String path, String body) throws Exception {
         pods.direct(name, path, body);
+    }
+
+    private static String idPrompt(int[] ids, String more) {
+        StringBuilder json = new StringBuilder();
+        for (int id : ids) {
+            json.append(json.isEmpty() ? "" : ",").append(id);
+        }
+        return "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":[" + json + more + "],\"max_tokens\":2}";
     }
 
     private static String chat(String content) {

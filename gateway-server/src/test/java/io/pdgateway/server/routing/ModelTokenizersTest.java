@@ -116,6 +116,30 @@ class ModelTokenizersTest {
                 .isEqualTo(PromptMeasurerTest.characterBlocks("other", prompt));
     }
 
+    @Test
+    void aPromptOfTokenIds_isHashedAsTheIdsThemselves_aBatchIsNot() throws Exception {
+        PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.REMOTE, 16,
+                ModelTokenizers.fromEnv(Map.of(), PrefixTokenizerType.REMOTE));
+        int[] ids = new int[40];
+        StringBuilder json = new StringBuilder();
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = 1000 + i * 7;
+            json.append(i == 0 ? "" : ",").append(ids[i]);
+        }
+
+        PromptFeatures single = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"m\",\"prompt\":[" + json + "]}").getBytes(StandardCharsets.UTF_8)), HASHES);
+        PromptFeatures batch = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"m\",\"prompt\":[[" + json + "]]}").getBytes(StandardCharsets.UTF_8)), HASHES);
+
+        assertThat(single.promptTokens()).isEqualTo(40);
+        assertThat(single.prefixHashes()).isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16))
+                .hasSize(2);
+        assertThat(batch.promptTokens()).isEqualTo(40);
+        assertThat(batch.prefixHashes()).as("a batch: each prompt is computed on its own").isNotEqualTo(
+                single.prefixHashes());
+    }
+
     private static PromptFeatures completion(PromptMeasurer measurer, String model, String prompt) throws Exception {
         return measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
                 ("{\"model\":\"" + model + "\",\"prompt\":\"" + prompt + "\"}").getBytes(StandardCharsets.UTF_8)),
