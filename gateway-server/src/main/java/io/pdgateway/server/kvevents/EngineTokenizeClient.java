@@ -3,7 +3,6 @@ package io.pdgateway.server.kvevents;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.server.front.TokenIdArray;
 import io.pdgateway.server.http.OnEventLoop;
 import io.vertx.core.Future;
@@ -13,13 +12,10 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The fallback when the gateway has no tokenizer file for a model: asks the engine's own {@code /tokenize} endpoint.
- * Shapes (vLLM {@code vllm/entrypoints/openai/protocol.py} TokenizeCompletionRequest / TokenizeChatRequest /
+ * Asks an engine's own {@code /tokenize} endpoint for a prompt's tokens (the bodies are built by the caller). Shapes (vLLM {@code vllm/entrypoints/openai/protocol.py} TokenizeCompletionRequest / TokenizeChatRequest /
  * TokenizeResponse; SGLang's {@code /tokenize} in its HTTP server):
  * <ul>
  *   <li>text: {@code {"model", "prompt", "add_special_tokens"}}, both engines;
@@ -27,12 +23,11 @@ import java.util.function.Supplier;
  *       "add_generation_prompt": true, "add_special_tokens": false}}, the engine applying its chat template;
  *   <li>answer: {@code {"tokens": [...], "count": n, "max_model_len": m}} (vLLM may add {@code token_strs}).
  * </ul>
- * Asks only the pod it is given (a routable pod from discovery), never an address from the request. Non-blocking.
+ * Asks only the address it is given (a routable pod from discovery, or the operator's tokenizer server), never one
+ * from a request. Non-blocking.
  */
 public final class EngineTokenizeClient {
     public static final String PATH = "/tokenize";
-    /** Each call is given this long: tokenizing is far faster than any prefill it could steer. */
-    public static final long TIMEOUT_MS = 2_000;
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Answers longer than this are read on a worker thread: a long prompt's ids take a millisecond or more. */
     static final int PARSE_INLINE_MAX_BYTES = 64 * 1024;
@@ -40,15 +35,6 @@ public final class EngineTokenizeClient {
     private final Vertx vertx;
     private final Supplier<HttpClient> http;
     private final long timeoutMs;
-
-    public EngineTokenizeClient(Vertx vertx, HttpClient http) {
-        this(vertx, () -> http, TIMEOUT_MS);
-    }
-
-    /** @param timeoutMs connect and idle bound of each call */
-    public EngineTokenizeClient(Vertx vertx, HttpClient http, long timeoutMs) {
-        this(vertx, () -> http, timeoutMs);
-    }
 
     /**
      * @param http the client for the calling thread (a serving event loop's own, so a request's call stays on its loop)
@@ -60,22 +46,7 @@ public final class EngineTokenizeClient {
         this.timeoutMs = timeoutMs;
     }
 
-    /** The engine's tokens for a text prompt. */
-    public Future<int[]> tokenize(String host, int port, String model, String prompt, boolean addSpecialTokens) {
-        ObjectNode body = JSON.createObjectNode().put("model", model).put("prompt", prompt)
-                .put("add_special_tokens", addSpecialTokens);
-        return post(host, port, false, Buffer.buffer(body.toString()));
-    }
-
-    /** vLLM's tokens for chat messages with its chat template applied, as its chat endpoint would prefill them. */
-    public Future<int[]> tokenizeChat(String host, int port, String model, List<? extends Map<String, ?>> messages) {
-        ObjectNode body = JSON.createObjectNode().put("model", model);
-        body.set("messages", JSON.valueToTree(messages));
-        body.put("add_generation_prompt", true).put("add_special_tokens", false);
-        return post(host, port, false, Buffer.buffer(body.toString()));
-    }
-
-    /** The tokens for a request body of one of the shapes above, already encoded. */
+    /** The tokens for a {@code /tokenize} body of one of the shapes above, already encoded. */
     public Future<int[]> post(String host, int port, boolean ssl, Buffer body) {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
                 .setSsl(ssl).setURI(PATH).putHeader("content-type", "application/json").setIdleTimeout(timeoutMs)

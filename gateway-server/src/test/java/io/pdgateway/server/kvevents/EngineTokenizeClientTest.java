@@ -6,12 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -20,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The /tokenize fallback over loopback against a stub engine that checks the request shapes of vLLM and SGLang and
- * answers as they do; error answers; and the start-up errors for tokenizer files that are missing or unusable.
+ * The /tokenize client over loopback against a stub engine that answers as vLLM and SGLang do: the body posted as given,
+ * error answers, a long answer, what an answer may hold; and the start-up errors for tokenizer files that are missing
+ * or unusable.
  */
 class EngineTokenizeClientTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,7 +57,8 @@ class EngineTokenizeClientTest {
         })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         // The shape of the exchange is under test, not its latency: a cold JVM on a busy machine took over the 2-second
         // production bound for its first call.
-        client = new EngineTokenizeClient(vertx, vertx.createHttpClient(), 10_000);
+        HttpClient http = vertx.createHttpClient();
+        client = new EngineTokenizeClient(vertx, () -> http, 10_000);
     }
 
     @AfterEach
@@ -64,30 +67,29 @@ class EngineTokenizeClientTest {
     }
 
     @Test
-    void textPrompt_sendsTheSharedShape_andReadsTheTokens() throws Exception {
-        int[] ids = await(client.tokenize("127.0.0.1", server.actualPort(), "llama", "abc", true));
+    void aBody_isPostedAsGiven_andTheTokensRead() throws Exception {
+        String body = "{\"model\":\"llama\",\"prompt\":\"abc\",\"add_special_tokens\":true}";
+
+        int[] ids = await(client.post("127.0.0.1", server.actualPort(), false, Buffer.buffer(body)));
 
         assertThat(ids).containsExactly(100, 101, 102);
-        assertThat(received.get(0).toString())
-                .isEqualTo("{\"model\":\"llama\",\"prompt\":\"abc\",\"add_special_tokens\":true}");
-    }
-
-    @Test
-    void chat_sendsVllmsChatShape() throws Exception {
-        int[] ids = await(client.tokenizeChat("127.0.0.1", server.actualPort(), "llama",
-                List.of(Map.of("role", "user", "content", "hi"))));
-
-        assertThat(ids).hasSize(3);
-        JsonNode sent = received.get(0);
-        assertThat(sent.get("add_generation_prompt").asBoolean()).isTrue();
-        assertThat(sent.get("add_special_tokens").asBoolean()).isFalse();
-        assertThat(sent.get("messages").get(0).get("content").asText()).isEqualTo("hi");
+        assertThat(received.get(0).toString()).isEqualTo(body);
     }
 
     @Test
     void errorAnswer_failsWithTheStatus() {
-        assertThatThrownBy(() -> await(client.tokenize("127.0.0.1", server.actualPort(), "missing", "x", true)))
-                .hasMessageContaining("404");
+        assertThatThrownBy(() -> await(client.post("127.0.0.1", server.actualPort(), false,
+                Buffer.buffer("{\"model\":\"missing\",\"prompt\":\"x\"}")))).hasMessageContaining("404");
+    }
+
+    @Test
+    void aLongAnswer_isReadOffTheEventLoop_whole() throws Exception {
+        String prompt = "x".repeat(EngineTokenizeClient.PARSE_INLINE_MAX_BYTES / 3);
+
+        int[] ids = await(client.post("127.0.0.1", server.actualPort(), false,
+                Buffer.buffer("{\"model\":\"llama\",\"prompt\":\"" + prompt + "\"}")));
+
+        assertThat(ids).hasSize(prompt.length()).startsWith(100, 101).endsWith(100 + prompt.length() - 1);
     }
 
     @Test
