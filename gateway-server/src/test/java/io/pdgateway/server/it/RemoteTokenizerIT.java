@@ -9,6 +9,8 @@ import static io.pdgateway.server.it.KvEventPods.fullBlocks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.pdgateway.server.metrics.DashboardCheck;
+import io.pdgateway.server.metrics.ExpositionLint;
 import io.pdgateway.server.routing.RemoteTokenizer;
 import io.pdgateway.server.routing.RemoteTokenizerSettings;
 import io.pdgateway.sim.RecordedRequest;
@@ -36,6 +38,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * outcome counter says why.
  */
 class RemoteTokenizerIT {
+    /** The dashboard's collapsed row for KV events and engine tokenizing (checked here, where they run). */
+    private static final String DASHBOARD_ROW = "KV events and engine tokenizing";
     @AutoClose
     private TestCluster cluster;
     private KvEventPods pods;
@@ -78,6 +82,8 @@ class RemoteTokenizerIT {
         assertThat(tokenizeCalls(X) + tokenizeCalls(Y)).isEqualTo(6);
         assertThat(tokenizeCalls(X)).as("the pods are asked in turn").isEqualTo(3);
         assertThat(metrics).containsPattern("(?m)^" + RemoteTokenizer.IN_FLIGHT + " 0(\\.0)?$");
+        assertThat(DashboardCheck.problems(MetricsExpositionIT.DASHBOARD, ExpositionLint.check(metrics), DASHBOARD_ROW))
+                .as("the dashboard's row for this feature finds its series").isEmpty();
     }
 
     @Test

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * Checks a Grafana dashboard's PromQL against a live /metrics: every metric a query names has series there, with every
  * label the query's matchers, grouping clauses and legend use; the model variable's {@code label_values} too. Labels
  * that Prometheus adds at scrape time ({@code instance}, {@code job}) are taken as present. Where promtool is installed,
- * {@link #promtoolCheckRules} also has it parse every query.
+ * {@link #promtoolCheckRules} also has it parse every query. The panels of a collapsed row are checked apart
+ * ({@link #problems(Path, ExpositionLint, String)}), against a gateway that runs the feature they show.
  */
 public final class DashboardCheck {
     /** Target labels Prometheus attaches to every scraped series; they are not on /metrics itself. */
@@ -25,8 +26,8 @@ public final class DashboardCheck {
     private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\(\\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*,"
             + "\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\)");
 
-    /** One query of a panel, with its legend. */
-    public record Target(String panel, String expr, String legend) {}
+    /** One query of a panel, with its legend, and the collapsed row the panel is in ("" for none). */
+    public record Target(String row, String panel, String expr, String legend) {}
 
     private DashboardCheck() {}
 
@@ -34,17 +35,17 @@ public final class DashboardCheck {
     public static List<Target> targets(Path dashboard) throws IOException {
         JsonNode root = new ObjectMapper().readTree(dashboard.toFile());
         List<Target> targets = new ArrayList<>();
-        collect(root.path("panels"), targets);
+        collect(root.path("panels"), "", targets);
         return targets;
     }
 
-    private static void collect(JsonNode panels, List<Target> into) {
+    private static void collect(JsonNode panels, String row, List<Target> into) {
         for (JsonNode panel : panels) {
             for (JsonNode target : panel.path("targets")) {
-                into.add(new Target(panel.path("title").asText(), concrete(target.path("expr").asText()),
+                into.add(new Target(row, panel.path("title").asText(), concrete(target.path("expr").asText()),
                         target.path("legendFormat").asText("")));
             }
-            collect(panel.path("panels"), into);
+            collect(panel.path("panels"), panel.path("title").asText(), into);
         }
     }
 
@@ -66,10 +67,21 @@ public final class DashboardCheck {
         return queries;
     }
 
-    /** What the dashboard asks that {@code metrics} does not have; empty when every query can be answered. */
+    /**
+     * What the dashboard's panels outside collapsed rows, and its variables, ask that {@code metrics} does not have;
+     * empty when every query can be answered.
+     */
     public static List<String> problems(Path dashboard, ExpositionLint metrics) throws IOException {
+        return problems(dashboard, metrics, "");
+    }
+
+    /** {@link #problems(Path, ExpositionLint)} for the panels of one collapsed row ("": those outside any). */
+    public static List<String> problems(Path dashboard, ExpositionLint metrics, String row) throws IOException {
         List<String> problems = new ArrayList<>();
         for (Target target : targets(dashboard)) {
+            if (!target.row().equals(row)) {
+                continue;
+            }
             String where = "panel \"" + target.panel() + "\": ";
             PromQlSelectors.Query query;
             try {
@@ -109,7 +121,7 @@ public final class DashboardCheck {
                 }
             }
         }
-        for (String variable : variableQueries(dashboard)) {
+        for (String variable : row.isEmpty() ? variableQueries(dashboard) : List.<String>of()) {
             Matcher m = LABEL_VALUES.matcher(variable);
             if (!m.matches()) {
                 problems.add("variable query not understood: " + variable);
