@@ -64,8 +64,9 @@ class PromQlSelectorsTest {
                 """);
         ExpositionLint metrics = ExpositionLint.check(METRICS);
 
+        assertThat(DashboardCheck.problems(dashboard, metrics, "row")).as("a collapsed row, checked apart")
+                .containsExactly("panel \"missing metric\": no series named nope_total");
         assertThat(DashboardCheck.problems(dashboard, metrics)).containsExactlyInAnyOrder(
-                "panel \"missing metric\": no series named nope_total",
                 "panel \"missing label\": req_total has no label zone",
                 "panel \"missing label\": groups by pod, which none of its metrics has",
                 "panel \"missing label\": legend names model, which the query does not keep",

@@ -35,7 +35,7 @@ class RemoteTokenizerTest {
     void pastTheCap_aRequestIsNotHeld_andTheCallsOutAreGivenBackWhenTheyTimeOut() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             RemoteTokenizerSettings settings = new RemoteTokenizerSettings(
-                    new RemoteTokenizerSettings.Endpoint("127.0.0.1", silent.getLocalPort(), false), 500);
+                    new RemoteTokenizerSettings.Endpoint("127.0.0.1", silent.getLocalPort(), false), 3_000);
             HttpClient http = vertx.createHttpClient(); // one, held: Vert.x closes a client nothing refers to
             RemoteTokenizer remote = new RemoteTokenizer(vertx, () -> http, null, settings, registry, 2);
             OpenAiRequest request = OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
@@ -48,7 +48,8 @@ class RemoteTokenizerTest {
             assertThat(calls.get(2).isComplete()).as("the third is past the cap: answered at once").isTrue();
             assertThat(calls.get(2).result()).isNull();
             assertThat(counted("busy")).isEqualTo(1);
-            assertThat(registry.get(RemoteTokenizer.IN_FLIGHT).gauge().value()).isEqualTo(2);
+            assertThat(registry.get(RemoteTokenizer.IN_FLIGHT).gauge().value())
+                    .as("both still out (errors so far: %s)", counted("error")).isEqualTo(2);
             for (Future<int[]> call : calls) {
                 assertThat(call.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)).isNull();
             }
