@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ModelTokenizersTest {
     private static final PromptNeeds HASHES = new PromptNeeds(true, true);
+    private static final String PROMPT = "The gateway routes requests to prefill and decode pods. ".repeat(8);
 
     @TempDir
     Path dir;
@@ -62,10 +63,8 @@ class ModelTokenizersTest {
 
     @Test
     void completionPrompt_hashesOverTheModelsTokenIds() throws Exception {
-        ModelTokenizers models = ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile()),
-                PrefixTokenizerType.HUGGINGFACE);
-        PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.HUGGINGFACE, 16, models);
-        String prompt = "The gateway routes requests to prefill and decode pods. ".repeat(8);
+        PromptMeasurer measurer = withFileForM(PrefixTokenizerType.HUGGINGFACE);
+        String prompt = PROMPT;
 
         PromptFeatures features = completion(measurer, "m", prompt);
 
@@ -102,10 +101,8 @@ class ModelTokenizersTest {
 
     @Test
     void remote_aModelWithAFileUsesIt_andWithoutOneMeasuresBytesUntilItsEnginesAnswer() throws Exception {
-        ModelTokenizers models = ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile()),
-                PrefixTokenizerType.REMOTE);
-        PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.REMOTE, 16, models);
-        String prompt = "The gateway routes requests to prefill and decode pods. ".repeat(8);
+        PromptMeasurer measurer = withFileForM(PrefixTokenizerType.REMOTE);
+        String prompt = PROMPT;
 
         PromptFeatures own = completion(measurer, "m", prompt);
         PromptFeatures other = completion(measurer, "other", prompt);
@@ -138,6 +135,12 @@ class ModelTokenizersTest {
         assertThat(batch.promptTokens()).isEqualTo(40);
         assertThat(batch.prefixHashes()).as("a batch: each prompt is computed on its own").isNotEqualTo(
                 single.prefixHashes());
+    }
+
+    /** A measurer of the tokenizer type with the bundled tokenizer as model m's file. */
+    private PromptMeasurer withFileForM(PrefixTokenizerType type) throws Exception {
+        return new PromptMeasurer(type, 16, ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV,
+                "m=" + tokenizerFile()), type));
     }
 
     private static PromptFeatures completion(PromptMeasurer measurer, String model, String prompt) throws Exception {
