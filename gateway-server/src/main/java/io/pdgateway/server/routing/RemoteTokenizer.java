@@ -87,7 +87,7 @@ public final class RemoteTokenizer {
         }
         this.answered = Timer.builder(DURATION).description("Time an engine's /tokenize took to answer a prompt")
                 .publishPercentileHistogram().register(registry);
-        Gauge.builder(IN_FLIGHT, inFlight, AtomicInteger::get)
+        Gauge.builder(IN_FLIGHT, inFlight, AtomicInteger::get).strongReference(true)
                 .description("Calls to an engine's /tokenize out now (at most " + maxInFlight + ")").register(registry);
     }
 
