@@ -38,7 +38,17 @@ final class GatewayProcess implements AutoCloseable {
         reader = new Thread(this::pump, "gateway-process-output");
         reader.setDaemon(true);
         reader.start();
-        port = await().atMost(START_TIMEOUT).until(this::listeningPort, p -> p > 0 || !process.isAlive());
+        int listening;
+        try {
+            listening = await().atMost(START_TIMEOUT).until(this::listeningPort, p -> p > 0 || !process.isAlive());
+        } catch (RuntimeException e) {
+            // The caller never gets this object to close: a child that did not start must not outlive the test (one
+            // that hung at start-up once ran on for hours after its test failed).
+            process.destroyForcibly();
+            throw new IllegalStateException("gateway process not listening after " + START_TIMEOUT + ":\n"
+                    + String.join("\n", lines), e);
+        }
+        port = listening;
         if (port <= 0) {
             throw new IllegalStateException("gateway process died before listening:\n" + String.join("\n", lines));
         }
