@@ -1,7 +1,6 @@
 package io.pdgateway.server;
 
 import io.pdgateway.core.config.GatewaySettings;
-import io.pdgateway.core.config.PrefixTokenizerType;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.core.session.RoutingSession;
@@ -126,11 +125,8 @@ public final class GatewayServer {
         this.modelGauges = new RoutingModelGauges(metrics.registry(), session.prefillModels(), session.caches());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
         // Pods whose metadata names a KV-event endpoint get their cache view fed by their engine's own events.
-        PrefixTokenizerType tokenizer = settings.routing().prefixCacheTokenizer();
-        // A model's prompts match its engines' blocks only when hashed over the tokens its engines compute.
         this.kvEvents = new KvEventsFollower(kvEventsSettings, session.caches(), new KvEventMetrics(metrics.registry()),
-                System::nanoTime, model -> tokenizer == PrefixTokenizerType.REMOTE
-                        || tokenizer == PrefixTokenizerType.HUGGINGFACE && tokenizers.tokenizer(model) != null);
+                System::nanoTime, tokenizers::engineTokens);
         if (settings.redis().configured()) {
             this.sharedLedger = new SharedLedgerSync(vertx, settings.redis().host(), settings.redis().port(),
                     settings.redis().password(), session.requests(), session.tokens(), settings.redis().sharedLedger());

@@ -12,11 +12,13 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 
 /**
- * Asks an engine's own {@code /tokenize} endpoint for a prompt's tokens (the bodies are built by the caller). Shapes (vLLM {@code vllm/entrypoints/openai/protocol.py} TokenizeCompletionRequest / TokenizeChatRequest /
- * TokenizeResponse; SGLang's {@code /tokenize} in its HTTP server):
+ * Asks an engine's own {@code /tokenize} endpoint for a prompt's tokens (the bodies are built by the caller). Shapes
+ * (vLLM {@code vllm/entrypoints/openai/protocol.py} TokenizeCompletionRequest / TokenizeChatRequest / TokenizeResponse;
+ * SGLang's {@code /tokenize} in its HTTP server):
  * <ul>
  *   <li>text: {@code {"model", "prompt", "add_special_tokens"}}, both engines;
  *   <li>chat (vLLM only; SGLang's endpoint takes prompts only): {@code {"model", "messages",
@@ -97,7 +99,7 @@ public final class EngineTokenizeClient {
 
     /** An error answer as a log line can carry it: an engine's error body, cut. */
     private static String abbreviated(Buffer buf) {
-        String text = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String text = buf.toString(StandardCharsets.UTF_8);
         return text.length() <= 200 ? text : text.substring(0, 200) + "...";
     }
 }

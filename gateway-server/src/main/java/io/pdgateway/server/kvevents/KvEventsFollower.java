@@ -36,10 +36,6 @@ public final class KvEventsFollower implements AutoCloseable {
     /** Models already warned of as tokenized unlike their engines; bounded by the models present. */
     private final Set<String> warnedModels = new HashSet<>();
 
-    public KvEventsFollower(KvEventsSettings settings, CacheViews caches, KvEventMetrics metrics, LongSupplier nanoClock) {
-        this(settings, caches, metrics, nanoClock, model -> true);
-    }
-
     /** @param engineTokens whether a model's prompts are hashed over the tokens its engines compute */
     public KvEventsFollower(KvEventsSettings settings, CacheViews caches, KvEventMetrics metrics,
             LongSupplier nanoClock, Predicate<String> engineTokens) {

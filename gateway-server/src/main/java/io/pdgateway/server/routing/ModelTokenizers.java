@@ -77,6 +77,14 @@ public final class ModelTokenizers {
         return remote;
     }
 
+    /**
+     * Whether the model's prompts hash over the tokens its engines compute (its file, or its engines asked), so that
+     * they can match the blocks its engines report in KV events.
+     */
+    public boolean engineTokens(String model) {
+        return remote != null || tokenizers.containsKey(model);
+    }
+
     /** The model's chat template, or null. */
     public ChatTemplate chatTemplate(String model) {
         return templates.get(model);

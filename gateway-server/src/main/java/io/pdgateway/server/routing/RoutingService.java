@@ -29,16 +29,13 @@ public final class RoutingService {
     /** @param clock the session's time: the system clock, except where a test replays a virtual one */
     public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
             SessionClock clock) {
-        this(pods, settings, metrics, seed, clock, ModelTokenizers.NONE);
+        this(pods, settings, metrics, seed, clock, ModelTokenizers.NONE, null);
     }
 
-    /** @param tokenizers each model's own tokenizer (AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=huggingface) */
-    public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
-            SessionClock clock, ModelTokenizers tokenizers) {
-        this(pods, settings, metrics, seed, clock, tokenizers, null);
-    }
-
-    /** @param remote where models without a tokenizer file get their tokens (type {@code remote}), or null */
+    /**
+     * @param tokenizers each model's own tokenizer (AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=huggingface or remote)
+     * @param remote where models without a tokenizer file get their tokens (type {@code remote}), or null
+     */
     public RoutingService(PodSource pods, RoutingSettings settings, MetricsStore metrics, long seed,
             SessionClock clock, ModelTokenizers tokenizers, RemoteTokenizer remote) {
         this.session = RoutingSession.create(settings, pods::current, metrics, clock, seed,

@@ -137,6 +137,16 @@ class ModelTokenizersTest {
                 single.prefixHashes());
     }
 
+    @Test
+    void engineTokens_aModelsFileOrItsEnginesAsked_notBytes() throws Exception {
+        Map<String, String> files = Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile());
+
+        assertThat(ModelTokenizers.fromEnv(files, PrefixTokenizerType.HUGGINGFACE).engineTokens("m")).isTrue();
+        assertThat(ModelTokenizers.fromEnv(files, PrefixTokenizerType.HUGGINGFACE).engineTokens("other")).isFalse();
+        assertThat(ModelTokenizers.fromEnv(Map.of(), PrefixTokenizerType.REMOTE).engineTokens("other")).isTrue();
+        assertThat(ModelTokenizers.fromEnv(files, PrefixTokenizerType.CHARACTER).engineTokens("m")).isFalse();
+    }
+
     /** A measurer of the tokenizer type with the bundled tokenizer as model m's file. */
     private PromptMeasurer withFileForM(PrefixTokenizerType type) throws Exception {
         return new PromptMeasurer(type, 16, ModelTokenizers.fromEnv(Map.of(ModelTokenizers.FILES_ENV,
