@@ -30,7 +30,8 @@ final class CompletionRequestParser {
         this.contextLimit = Math.min(config.timing().maxModelLen(), kvCapacityTokens);
     }
 
-    CompletionRequest parse(String body, CompletionApi api) throws ApiException {
+    /** The request body as a JSON object, or the 400 vLLM answers a body that is not one. */
+    static ObjectNode requestObject(String body) throws ApiException {
         JsonNode json;
         try {
             json = JsonCodec.MAPPER.readTree(body);
@@ -40,7 +41,11 @@ final class CompletionRequestParser {
         if (json == null || !json.isObject()) {
             throw ApiException.badRequest("Request body must be a JSON object");
         }
-        json = api.normalize((ObjectNode) json, config.modelName());
+        return (ObjectNode) json;
+    }
+
+    CompletionRequest parse(String body, CompletionApi api) throws ApiException {
+        JsonNode json = api.normalize(requestObject(body), config.modelName());
         JsonNode model = json.get("model");
         if (model == null || model.isNull()) {
             throw ApiException.badRequest("Field required: model");

@@ -7,7 +7,6 @@ import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.TextTokens;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import java.io.IOException;
 
 /**
  * {@code POST /tokenize} as vLLM's and SGLang's HTTP servers serve it: {@code {"model", "prompt"}} (both engines) or
@@ -48,15 +47,7 @@ public final class TokenizeEndpoint {
     }
 
     private ObjectNode answer(String body) throws ApiException {
-        JsonNode json;
-        try {
-            json = JsonCodec.MAPPER.readTree(body);
-        } catch (IOException e) {
-            throw ApiException.badRequest("the body is not JSON: " + e.getMessage());
-        }
-        if (json == null || !json.isObject()) {
-            throw ApiException.badRequest("the body must be a JSON object");
-        }
+        JsonNode json = CompletionRequestParser.requestObject(body);
         int blockSize = pod.config().timing().blockSizeTokens();
         PromptTokens prompt;
         if (json.has("messages") && takesMessages) {

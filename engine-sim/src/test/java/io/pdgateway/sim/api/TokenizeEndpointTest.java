@@ -97,7 +97,8 @@ class TokenizeEndpointTest {
         HttpResponse<String> answer = post(pod, "/tokenize", "{not json");
 
         assertThat(answer.statusCode()).isEqualTo(400);
-        assertThat(json(answer.body()).path("error").path("message").asText()).contains("not JSON");
+        assertThat(json(answer.body()).path("error").path("message").asText())
+                .as("as the completion endpoints answer it").contains("Invalid JSON in request body");
     }
 
     private static JsonNode ok(HttpResponse<String> response) {
