@@ -109,10 +109,10 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "HTTP): what the gateway's network stack costs before any gateway code runs (single hop; not with --pd).")
     boolean nettyReferences;
 
-    @Option(names = "--gateway-variant", paramLabel = "NAME=JVM_OPTIONS", description = "Also measure a pd-gateway "
-            + "process started with these JVM options (quoted, space-separated), as target pd-gateway:NAME, alternated "
-            + "with the gateway as deployed in the same rounds and searches: a paired comparison of JVM settings "
-            + "(single hop; repeatable).")
+    @Option(names = "--gateway-variant", paramLabel = "NAME=OPTIONS", description = "Also measure a pd-gateway "
+            + "process started with these JVM options and gateway settings (quoted, space-separated; a setting as "
+            + "PD_GATEWAY_EVENT_LOOPS=1), as target pd-gateway:NAME, alternated with the gateway as deployed in the "
+            + "same rounds and searches: a paired comparison of settings (single hop; repeatable).")
     List<String> gatewayVariants = new ArrayList<>();
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")

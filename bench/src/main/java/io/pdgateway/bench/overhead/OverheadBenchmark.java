@@ -67,9 +67,8 @@ public final class OverheadBenchmark {
             targets.put(GATEWAY, Endpoint.local("127.0.0.1", gateway.port()));
             ProcessCpu.of(gateway.pid()).ifPresent(cpu -> processes.put(GATEWAY, cpu));
             for (GatewayVariant variant : settings.gatewayVariants()) {
-                out.println("starting " + variant.target() + " (JVM options " + String.join(" ", variant.jvmOptions())
-                        + ")...");
-                GatewayChild child = GatewayChild.start(podFile, Map.of(), variant.jvmOptions());
+                out.println("starting " + variant.target() + " (" + variant.describe() + ")...");
+                GatewayChild child = GatewayChild.start(podFile, variant.settings(), variant.jvmOptions());
                 closing.add(child);
                 targets.put(variant.target(), Endpoint.local("127.0.0.1", child.port()));
                 ProcessCpu.of(child.pid()).ifPresent(cpu -> processes.put(variant.target(), cpu));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
@@ -91,11 +92,16 @@ class OverheadReportTest {
     }
 
     @Test
-    void aGatewayVariant_isANameAndAtLeastOneJvmOption() {
+    void aGatewayVariant_isANameAndAtLeastOneJvmOptionOrSetting() {
         GatewayVariant variant = GatewayVariant.parse(" g1-fixed = -Xms2g  -Xmx2g ");
 
         assertThat(variant.target()).isEqualTo("pd-gateway:g1-fixed");
         assertThat(variant.jvmOptions()).containsExactly("-Xms2g", "-Xmx2g");
+        assertThat(variant.settings()).isEmpty();
+        GatewayVariant setting = GatewayVariant.parse("one-loop=PD_GATEWAY_EVENT_LOOPS=1 -Dflag=a=b");
+        assertThat(setting.settings()).containsExactly(Map.entry("PD_GATEWAY_EVENT_LOOPS", "1"));
+        assertThat(setting.jvmOptions()).containsExactly("-Dflag=a=b");
+        assertThat(setting.describe()).isEqualTo("-Dflag=a=b PD_GATEWAY_EVENT_LOOPS=1");
         for (String bad : List.of("-Xms2g", "heap=", "Heap=-Xms2g", "=-Xms2g", "a very long variant name=-Xms2g")) {
             assertThatThrownBy(() -> GatewayVariant.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
