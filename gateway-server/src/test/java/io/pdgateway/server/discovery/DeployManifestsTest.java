@@ -177,6 +177,15 @@ class DeployManifestsTest {
         assertThat(pod.getTerminationGracePeriodSeconds()).as("kubelet waits for preStop and the drain")
                 .isGreaterThan((long) preStop + grace);
 
+        // The JVM (and so the event loops) sees the CPUs the pod requests, not every core of its node.
+        List<String> names = gateway.getEnv().stream().map(EnvVar::getName).toList();
+        EnvVar cpus = gateway.getEnv().stream().filter(e -> e.getValueFrom() != null
+                && e.getValueFrom().getResourceFieldRef() != null).findFirst().orElseThrow();
+        assertThat(cpus.getValueFrom().getResourceFieldRef().getResource()).isEqualTo("requests.cpu");
+        assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:ActiveProcessorCount=$(" + cpus.getName() + ")");
+        assertThat(names.indexOf(cpus.getName())).as("Kubernetes expands only variables defined before")
+                .isLessThan(names.indexOf("JAVA_TOOL_OPTIONS"));
+
         Service service = ofKind(DEPLOY.resolve("gateway-service.yaml"), Service.class).get(0);
         assertThat(service.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
         String targetPort = service.getSpec().getPorts().get(0).getTargetPort().getStrVal();
