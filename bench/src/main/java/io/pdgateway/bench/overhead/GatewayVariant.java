@@ -1,6 +1,7 @@
 package io.pdgateway.bench.overhead;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ public record GatewayVariant(String name, List<String> jvmOptions, Map<String, S
 
     public GatewayVariant {
         jvmOptions = List.copyOf(jvmOptions);
-        settings = Map.copyOf(settings);
+        settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings)); // in the order given, for the report
         if (!NAME.matcher(name).matches() || jvmOptions.isEmpty() && settings.isEmpty()) {
             throw new IllegalArgumentException("a gateway variant is NAME=OPTIONS: a name of up to 16 lower-case "
                     + "letters, digits and dashes, and at least one JVM option or gateway setting (NAME=value); got "

@@ -28,7 +28,8 @@ class OverheadReportTest {
     }
 
     private static SizeResult size(double direct, double gateway, double nginx) {
-        return new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(new TargetResult(OverheadBenchmark.DIRECT, null, searched(direct)),
+        return new SizeResult(OverheadBenchmark.SINGLE_HOP, 256, List.of(
+                new TargetResult(OverheadBenchmark.DIRECT, null, searched(direct)),
                 new TargetResult(OverheadBenchmark.GATEWAY, null, searched(gateway)),
                 new TargetResult(OverheadBenchmark.NGINX, null, searched(nginx))));
     }
@@ -37,7 +38,8 @@ class OverheadReportTest {
     void statesTheCommonLimitOnce_andNoRigWarningWhenDirectIsFastest() {
         String text = OverheadReport.limit(size(1000, 100, 600));
 
-        assertThat(text).contains("TTFT p99 <= 6.000 ms, twice the median of direct's round p99s").doesNotContain("rig limit");
+        assertThat(text).contains("TTFT p99 <= 6.000 ms, twice the median of direct's round p99s")
+                .doesNotContain("rig limit");
     }
 
     @Test
@@ -98,10 +100,11 @@ class OverheadReportTest {
         assertThat(variant.target()).isEqualTo("pd-gateway:g1-fixed");
         assertThat(variant.jvmOptions()).containsExactly("-Xms2g", "-Xmx2g");
         assertThat(variant.settings()).isEmpty();
-        GatewayVariant setting = GatewayVariant.parse("one-loop=PD_GATEWAY_EVENT_LOOPS=1 -Dflag=a=b");
-        assertThat(setting.settings()).containsExactly(Map.entry("PD_GATEWAY_EVENT_LOOPS", "1"));
+        GatewayVariant setting = GatewayVariant.parse("loops=PD_GATEWAY_EVENT_LOOPS=1 -Dflag=a=b ROUTING_ALGORITHM=pd");
+        assertThat(setting.settings()).containsExactly(Map.entry("PD_GATEWAY_EVENT_LOOPS", "1"),
+                Map.entry("ROUTING_ALGORITHM", "pd"));
         assertThat(setting.jvmOptions()).containsExactly("-Dflag=a=b");
-        assertThat(setting.describe()).isEqualTo("-Dflag=a=b PD_GATEWAY_EVENT_LOOPS=1");
+        assertThat(setting.describe()).isEqualTo("-Dflag=a=b PD_GATEWAY_EVENT_LOOPS=1 ROUTING_ALGORITHM=pd");
         for (String bad : List.of("-Xms2g", "heap=", "Heap=-Xms2g", "=-Xms2g", "a very long variant name=-Xms2g")) {
             assertThatThrownBy(() -> GatewayVariant.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
