@@ -187,6 +187,23 @@ final class EppCluster implements AutoCloseable {
      */
     record Pick(String endpoint, String metadataEndpoint, Map<String, String> headers, byte[] body, boolean bodyChanged) {}
 
+    /**
+     * A BUFFERED stream's request as Envoy sends it: the headers (let through), then the whole body; the pick that
+     * answers the body.
+     */
+    static Pick askBuffered(EnvoyStream envoy, String path, Map<String, String> extra, List<String> subset,
+            byte[] body) throws InterruptedException {
+        envoy.requestHeaders(path, extra, subset);
+        envoy.next();
+        envoy.requestBody(body, true);
+        return bufferedPick(envoy.next(), body);
+    }
+
+    /** {@link #askBuffered(EnvoyStream, String, Map, List, byte[])} for a chat request with no extra header. */
+    static Pick askBuffered(EnvoyStream envoy, byte[] body) throws InterruptedException {
+        return askBuffered(envoy, CHAT, Map.of(), null, body);
+    }
+
     static Pick bufferedPick(ProcessingResponse answer, byte[] original) {
         assertThat(answer.hasRequestBody()).as("a BUFFERED pick answers the body: " + answer).isTrue();
         CommonResponse common = answer.getRequestBody().getResponse();

@@ -65,19 +65,13 @@ class EppHeldBodiesIT {
                 .startPicker(Map.of("ROUTING_ALGORITHM", "pd", "PD_GATEWAY_MAX_HELD_BODY_BYTES",
                         String.valueOf(LONG.length + LONG.length / 2)));
         try (EnvoyStream relaying = cluster.buffered()) {
-            relaying.requestHeaders(EppCluster.CHAT, Map.of(), null);
-            relaying.next();
-            relaying.requestBody(LONG, true);
-            EppCluster.Pick first = EppCluster.bufferedPick(relaying.next(), LONG);
+            EppCluster.Pick first = EppCluster.askBuffered(relaying, LONG);
             assertThat(first.endpoint()).isEqualTo(cluster.address("decode-0"));
             // Envoy now relays the decode's answer for as long as it streams; this stream stays open meanwhile.
             assertThat(cluster.gateway().heldBodies().held()).as("picked: nothing held").isZero();
 
             try (EnvoyStream next = cluster.buffered()) {
-                next.requestHeaders(EppCluster.CHAT, Map.of(), null);
-                next.next();
-                next.requestBody(LONG, true);
-                EppCluster.Pick second = EppCluster.bufferedPick(next.next(), LONG);
+                EppCluster.Pick second = EppCluster.askBuffered(next, LONG);
                 assertThat(second.endpoint()).as("not refused: the open stream counts nothing")
                         .isEqualTo(cluster.address("decode-0"));
                 next.reset();

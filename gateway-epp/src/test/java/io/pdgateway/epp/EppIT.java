@@ -147,10 +147,7 @@ class EppIT {
                 .startPicker(Map.of("ROUTING_ALGORITHM", "pd", "AIBRIX_PROMPT_LENGTH_BUCKETING", "true"));
         byte[] client = EppCluster.chat("fall back", 4, false).getBytes(StandardCharsets.UTF_8);
         try (EnvoyStream envoy = cluster.buffered()) {
-            envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
-            envoy.next();
-            envoy.requestBody(client, true);
-            EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), client);
+            EppCluster.Pick pick = EppCluster.askBuffered(envoy, client);
             assertThat(pick.endpoint()).isEqualTo(cluster.address("standard-0"));
             assertThat(pick.bodyChanged()).as("a standard pod gets the client's body as sent").isFalse();
             assertThat(cluster.inference("prefill-0")).isEmpty();
@@ -175,10 +172,7 @@ class EppIT {
         byte[] client = ("{\"model\":\"" + EppCluster.MODEL + "\",\"prompt\":[\"first\",\"second\"],"
                 + "\"max_tokens\":2}").getBytes(StandardCharsets.UTF_8);
         try (EnvoyStream envoy = cluster.buffered()) {
-            envoy.requestHeaders(completions, Map.of(), null);
-            envoy.next();
-            envoy.requestBody(client, true);
-            EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), client);
+            EppCluster.Pick pick = EppCluster.askBuffered(envoy, completions, Map.of(), null, client);
             assertThat(pick.endpoint()).isEqualTo(cluster.address("standard-0"));
             assertThat(pick.bodyChanged()).as("the batch goes whole, as the client sent it").isFalse();
             assertThat(cluster.inference("prefill-0")).as("no prefill for a batch the pair cannot carry").isEmpty();
@@ -238,10 +232,7 @@ class EppIT {
     private int throughThePicker(String prompt) throws Exception {
         byte[] client = EppCluster.chat(prompt, 2, false).getBytes(StandardCharsets.UTF_8);
         try (EnvoyStream envoy = cluster.buffered()) {
-            envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
-            envoy.next();
-            envoy.requestBody(client, true);
-            HttpResponse<String> answered = cluster.forward(EppCluster.bufferedPick(envoy.next(), client),
+            HttpResponse<String> answered = cluster.forward(EppCluster.askBuffered(envoy, client),
                     EppCluster.CHAT);
             envoy.responseHeaders(answered.statusCode(), null, false);
             envoy.next();
@@ -274,10 +265,7 @@ class EppIT {
                 .startPicker(Map.of("ROUTING_ALGORITHM", "pd"));
         byte[] client = EppCluster.chat("cut short", 8, true).getBytes(StandardCharsets.UTF_8);
         try (EnvoyStream envoy = cluster.buffered()) {
-            envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
-            envoy.next();
-            envoy.requestBody(client, true);
-            EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), client);
+            EppCluster.Pick pick = EppCluster.askBuffered(envoy, client);
             HttpResponse<String> decoded = cluster.forward(pick, EppCluster.CHAT);
             envoy.responseHeaders(200, pick.endpoint(), false);
             envoy.next();
@@ -296,10 +284,8 @@ class EppIT {
         for (int i = 0; i < 6; i++) {
             byte[] client = EppCluster.chat("subset " + i, 2, false).getBytes(StandardCharsets.UTF_8);
             try (EnvoyStream envoy = cluster.buffered()) {
-                envoy.requestHeaders(EppCluster.CHAT, Map.of(), List.of(cluster.address("standard-1")));
-                envoy.next();
-                envoy.requestBody(client, true);
-                EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), client);
+                EppCluster.Pick pick = EppCluster.askBuffered(envoy, EppCluster.CHAT, Map.of(),
+                        List.of(cluster.address("standard-1")), client);
                 assertThat(pick.endpoint()).isEqualTo(cluster.address("standard-1"));
                 envoy.responseHeaders(200, pick.endpoint(), true);
                 envoy.next();

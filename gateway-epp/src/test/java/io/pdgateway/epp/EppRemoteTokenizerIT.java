@@ -26,10 +26,7 @@ class EppRemoteTokenizerIT {
                         "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "remote"));
         byte[] client = EppCluster.chat("tokenize me first", 4, true).getBytes(StandardCharsets.UTF_8);
         try (EnvoyStream envoy = cluster.buffered()) {
-            envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
-            envoy.next();
-            envoy.requestBody(client, true);
-            EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), client);
+            EppCluster.Pick pick = EppCluster.askBuffered(envoy, client);
 
             assertThat(pick.endpoint()).isIn(cluster.address("standard-0"), cluster.address("standard-1"));
             List<RecordedRequest> asked = Stream.of("standard-0", "standard-1")

@@ -53,10 +53,7 @@ class EppServeParityIT {
 
             byte[] raw = body.getBytes(StandardCharsets.UTF_8);
             try (EnvoyStream envoy = cluster.buffered()) {
-                envoy.requestHeaders(EppCluster.CHAT, Map.of(), null);
-                envoy.next();
-                envoy.requestBody(raw, true);
-                EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), raw);
+                EppCluster.Pick pick = EppCluster.askBuffered(envoy, raw);
                 assertThat(cluster.forward(pick, EppCluster.CHAT).statusCode()).isEqualTo(200);
                 envoy.responseHeaders(200, pick.endpoint(), true);
                 picked.add(EppCluster.headers(envoy.next().getResponseHeaders().getResponse().getHeaderMutation()

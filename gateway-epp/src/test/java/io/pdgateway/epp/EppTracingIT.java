@@ -53,10 +53,8 @@ class EppTracingIT {
                 .startPicker(Map.of("ROUTING_ALGORITHM", "pd"), 1234, Tracing.of(sdk));
         byte[] client = EppCluster.chat("traced picker", 4, false).getBytes(StandardCharsets.UTF_8);
         try (EnvoyStream envoy = cluster.buffered()) {
-            envoy.requestHeaders(EppCluster.CHAT, Map.of("traceparent", TRACEPARENT), null);
-            envoy.next();
-            envoy.requestBody(client, true);
-            EppCluster.Pick pick = EppCluster.bufferedPick(envoy.next(), client);
+            EppCluster.Pick pick = EppCluster.askBuffered(envoy, EppCluster.CHAT, Map.of("traceparent", TRACEPARENT),
+                    null, client);
             assertThat(cluster.forward(pick, EppCluster.CHAT).statusCode()).isEqualTo(200);
             envoy.responseHeaders(200, pick.endpoint(), false);
             envoy.next();
