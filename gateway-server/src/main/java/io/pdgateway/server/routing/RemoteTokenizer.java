@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -108,22 +109,29 @@ public final class RemoteTokenizer {
         }
         long start = System.nanoTime();
         Promise<int[]> tokens = Promise.promise();
+        // The wait's end and the call's race; the first settles the request. Counted before the request goes on, so
+        // whoever sees it routed also sees why in the metrics.
+        AtomicBoolean settled = new AtomicBoolean();
         long timer = vertx.setTimer(settings.timeoutMs(), id -> {
-            if (tokens.tryComplete(null)) {
+            if (settled.compareAndSet(false, true)) {
                 outcomes.get(Outcome.TIMEOUT).increment();
+                tokens.complete(null);
             }
         });
         client.post(target.host(), target.port(), target.ssl(), body).onComplete(ar -> {
             inFlight.decrementAndGet();
             vertx.cancelTimer(timer);
+            if (!settled.compareAndSet(false, true)) {
+                return;
+            }
             if (ar.succeeded()) {
-                if (tokens.tryComplete(ar.result())) {
-                    outcomes.get(Outcome.OK).increment();
-                    answered.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                }
-            } else if (tokens.tryComplete(null)) {
+                outcomes.get(Outcome.OK).increment();
+                answered.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                tokens.complete(ar.result());
+            } else {
                 outcomes.get(Outcome.ERROR).increment();
                 failures.note(target.host() + ":" + target.port() + ": " + ar.cause().getMessage());
+                tokens.complete(null);
             }
         });
         return tokens.future();
