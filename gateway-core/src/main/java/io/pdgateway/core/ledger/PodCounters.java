@@ -7,9 +7,10 @@ import java.util.concurrent.atomic.LongAdder;
  * One pod's request counters. A charge holds the counters it incremented, so its release lands on them even after the
  * pod left discovery and was dropped (a pod re-created under the same name starts from fresh counters instead of
  * inheriting the old ones). The counters are fields of this one object, updated atomically through field updaters,
- * so a decision reading every pod's counts reads one object per pod, not one per counter.
+ * so a decision reading every pod's counts reads one object per pod, not one per counter; a model's rows read copies
+ * ({@link LedgerEntry}).
  */
-final class PodCounters {
+final class PodCounters extends LedgerEntry {
     static final AtomicIntegerFieldUpdater<PodCounters> PREFILLS =
             AtomicIntegerFieldUpdater.newUpdater(PodCounters.class, "prefills");
     static final AtomicIntegerFieldUpdater<PodCounters> RUNNING =

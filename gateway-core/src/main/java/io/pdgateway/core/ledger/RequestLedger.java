@@ -108,6 +108,7 @@ public final class RequestLedger {
         if (decision.prefill() != null) {
             prefill = counters(decision.prefill());
             PodCounters.PREFILLS.incrementAndGet(prefill);
+            prefill.changed();
         }
         if (decision.target() != null) {
             target = counters(decision.target());
@@ -115,6 +116,7 @@ public final class RequestLedger {
                 PodCounters.PENDING.incrementAndGet(target);
             }
             PodCounters.RUNNING.incrementAndGet(target);
+            target.changed();
         }
         return new Charge(prefill, target);
     }
@@ -165,7 +167,9 @@ public final class RequestLedger {
         public void releasePrefill() {
             if (prefillReleased.compareAndSet(false, true)) {
                 PodCounters.decrement(PodCounters.PREFILLS, prefill);
+                prefill.changed();
                 PodCounters.decrement(PodCounters.PENDING, target);
+                target.changed();
                 prefill.completions.increment();
             }
         }
@@ -175,6 +179,7 @@ public final class RequestLedger {
             releasePrefill();
             if (targetReleased.compareAndSet(false, true)) {
                 PodCounters.decrement(PodCounters.RUNNING, target);
+                target.changed();
                 target.completions.increment();
             }
         }

@@ -29,7 +29,7 @@ public final class TokenLedger {
      * One pod's token counters, fields of this one object updated atomically through field updaters, so a decision
      * reading every pod's load reads one object per pod, not one per counter.
      */
-    static final class PodTokens {
+    static final class PodTokens extends LedgerEntry {
         static final AtomicLongFieldUpdater<PodTokens> ACTIVE = updater("active");
         static final AtomicLongFieldUpdater<PodTokens> KV = updater("kv");
         static final AtomicLongFieldUpdater<PodTokens> DECODE = updater("decode");
@@ -106,8 +106,12 @@ public final class TokenLedger {
     }
 
     static double ageSeconds(PodTokens tokens, long nowNanos) {
-        long n = tokens.decodeRequests;
-        return n == 0 ? 0 : (n * nowNanos - tokens.decodeRoutedAtSum) / 1e9;
+        return ageSeconds(tokens.decodeRequests, tokens.decodeRoutedAtSum, nowNanos);
+    }
+
+    /** Σ (now − routed_at) in seconds over {@code requests} routed at times summing to {@code routedAtSum}. */
+    static double ageSeconds(long requests, long routedAtSum, long nowNanos) {
+        return requests == 0 ? 0 : (requests * nowNanos - routedAtSum) / 1e9;
     }
 
     /** Pods the ledger currently tracks (for the gauges). */
@@ -138,6 +142,7 @@ public final class TokenLedger {
             PodTokens tokens = live(t, prefill);
             PodTokens.ACTIVE.addAndGet(tokens, prefillCharge);
             PodTokens.KV.addAndGet(tokens, prefillCharge);
+            tokens.changed();
             tokens.touchedNanos = nowNanos;
             return tokens;
         });
@@ -146,6 +151,7 @@ public final class TokenLedger {
             PodTokens.DECODE.addAndGet(tokens, promptTokens);
             PodTokens.DECODE_REQUESTS.incrementAndGet(tokens);
             PodTokens.DECODE_ROUTED_AT_SUM.addAndGet(tokens, nowNanos);
+            tokens.changed();
             tokens.touchedNanos = nowNanos;
             return tokens;
         });
@@ -254,6 +260,7 @@ public final class TokenLedger {
         public void releaseActive(long nowNanos) {
             if (activeReleased.compareAndSet(false, true)) {
                 subtract(PodTokens.ACTIVE, prefill, prefillCharge);
+                prefill.changed();
                 prefill.touchedNanos = nowNanos;
             }
         }
@@ -266,10 +273,12 @@ public final class TokenLedger {
             }
             outstanding.remove(id);
             subtract(PodTokens.KV, prefill, prefillCharge);
+            prefill.changed();
             prefill.touchedNanos = nowNanos;
             subtract(PodTokens.DECODE, decode, promptTokens);
             subtract(PodTokens.DECODE_REQUESTS, decode, 1);
             PodTokens.DECODE_ROUTED_AT_SUM.addAndGet(decode, -chargedAtNanos);
+            decode.changed();
             decode.touchedNanos = nowNanos;
             return true;
         }

@@ -106,6 +106,67 @@ class LedgerRowsTest {
     }
 
     @Test
+    void eachLedgersChangeAlone_reachesTheRows() {
+        // The rows copy a slot's counters when either ledger's entry there changed: each change alone must do it.
+        ModelPods model = ModelPods.of("m", pairs(0, 3, "10.0.0.1"));
+        Lease lease = charge(model, "p1", "d1", 100);
+        charge(model, "p2", "d2", 60);
+        assertRowsReadAsMaps(model);
+        lease.tokens().releaseActive(NOW);
+        assertRowsReadAsMaps(model);
+        lease.tokens().releaseAll(NOW);
+        assertRowsReadAsMaps(model);
+        lease.requests().releasePrefill();
+        assertRowsReadAsMaps(model);
+        lease.requests().releaseAll();
+        assertRowsReadAsMaps(model);
+        requests.charge(RouteDecision.pair(named(model, "p1"), named(model, "d1"), "s", "t", Map.of()));
+        assertRowsReadAsMaps(model);
+        tokens.charge(named(model, "p1"), 5, named(model, "d1"), 4, 0, NOW - 1);
+        assertRowsReadAsMaps(model);
+        tokens.sweep(NOW, warning -> { }); // a TTL of 0: the janitor force-releases that charge, the ledger alone
+        assertRowsReadAsMaps(model);
+    }
+
+    @Test
+    void releasesOnOtherThreads_betweenAndDuringRefreshes_theNextRefreshReadsTheMaps() throws Exception {
+        ModelPods model = ModelPods.of("m", pairs(0, 8, "10.0.0.1"));
+        charge(model, "p0", "d0", 1); // every pod gets its entries before the race, so no refill hides a lost change
+        for (int i = 0; i < 8; i++) {
+            charge(model, "p" + i, "d" + i, 1).releaseAll();
+        }
+        assertRowsReadAsMaps(model);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            int thread = t;
+            writers.add(pool.submit(() -> {
+                for (int i = 0; i < 20_000; i++) {
+                    int pair = (thread * 3 + i) % 8;
+                    Lease lease = charge(model, "p" + pair, "d" + (i % 8), 10 + i % 5);
+                    if (i % 4 != 0) { // a quarter stay charged
+                        lease.releaseAll();
+                    }
+                }
+                done.set(true);
+            }));
+        }
+        int refreshes = 0;
+        while (!done.get() && refreshes < 1_000_000) { // the decisions' side: refresh as the writers change entries
+            rows.refresh(model, requests, tokens, remote);
+            refreshes++;
+        }
+        for (java.util.concurrent.Future<?> writer : writers) {
+            writer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(refreshes).as("refreshes raced the writers").isPositive();
+        assertRowsReadAsMaps(model);
+        assertThat(requests.outstanding()).as("charges left held").isPositive();
+    }
+
+    @Test
     void newSnapshot_podsAddedRemovedReorderedRecreated_oldLeaseReleasesIntoTheRightPod() {
         ModelPods before = ModelPods.of("m", pairs(0, 6, "10.0.0.1"));
         Lease kept = charge(before, "p4", "d4", 200);
