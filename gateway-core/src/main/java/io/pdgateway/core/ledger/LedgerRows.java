@@ -1,8 +1,10 @@
 package io.pdgateway.core.ledger;
 
+import io.pdgateway.core.model.ChangedSlots;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodSlots;
+import io.pdgateway.core.model.RowEntry;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
 
@@ -90,7 +92,7 @@ public final class LedgerRows {
      * last fill), only the rows that had none: the others still hold the same entries. A row filled anew reports its
      * entry's changes to the slot and copies its counters.
      */
-    private <E extends LedgerEntry> void fill(E[] rows, ModelPods model, Function<Pod, E> entry, boolean onlyEmpty) {
+    private <E extends RowEntry> void fill(E[] rows, ModelPods model, Function<Pod, E> entry, boolean onlyEmpty) {
         for (int s = 0; s < rows.length; s++) {
             if (!onlyEmpty || rows[s] == null) {
                 E installed = entry.apply(model.pods().get(s));

@@ -1,5 +1,6 @@
 package io.pdgateway.core.ledger;
 
+import io.pdgateway.core.model.RowEntry;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -8,9 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
  * pod left discovery and was dropped (a pod re-created under the same name starts from fresh counters instead of
  * inheriting the old ones). The counters are fields of this one object, updated atomically through field updaters,
  * so a decision reading every pod's counts reads one object per pod, not one per counter; a model's rows read copies
- * ({@link LedgerEntry}).
+ * ({@link RowEntry}).
  */
-final class PodCounters extends LedgerEntry {
+final class PodCounters extends RowEntry {
     static final AtomicIntegerFieldUpdater<PodCounters> PREFILLS =
             AtomicIntegerFieldUpdater.newUpdater(PodCounters.class, "prefills");
     static final AtomicIntegerFieldUpdater<PodCounters> RUNNING =

@@ -1,6 +1,7 @@
 package io.pdgateway.core.ledger;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.RowEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ public final class TokenLedger {
      * One pod's token counters, fields of this one object updated atomically through field updaters, so a decision
      * reading every pod's load reads one object per pod, not one per counter.
      */
-    static final class PodTokens extends LedgerEntry {
+    static final class PodTokens extends RowEntry {
         static final AtomicLongFieldUpdater<PodTokens> ACTIVE = updater("active");
         static final AtomicLongFieldUpdater<PodTokens> KV = updater("kv");
         static final AtomicLongFieldUpdater<PodTokens> DECODE = updater("decode");

@@ -1,6 +1,7 @@
 package io.pdgateway.core.predict;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.model.RowEntry;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,7 +36,7 @@ public final class PrefillModels {
     private final AtomicLong version = new AtomicLong();
 
     /** One pod's model and the summed work terms of its legs in flight. */
-    static final class PodQueue {
+    static final class PodQueue extends RowEntry {
         final PrefillTimeModel model;
         final double fadeNanos;
         /**
@@ -82,9 +83,13 @@ public final class PrefillModels {
             VarHandle.storeStoreFence(); // the change's stores stay after the odd count
         }
 
-        /** Under the monitor, after the change (a volatile store: the change's stores come before it). */
+        /**
+         * Under the monitor, after the change (a volatile store: the change's stores come before it); then tells the
+         * rows that copy this queue ({@link PrefillRows}) to copy it again.
+         */
         void written() {
             writes = writes + 1;
+            changed();
         }
 
         /**
@@ -96,8 +101,13 @@ public final class PrefillModels {
          * half-life (about 2 % of what is left to fade).
          */
         boolean fadeDue(long nowNanos) {
-            return answeredOnce && nowNanos > Math.max(fadedThroughNanos + (long) (fadeNanos * FADE_STEP),
-                    lastAnsweredNanos + (long) fadeNanos);
+            return nowNanos > fadeDueAfterNanos();
+        }
+
+        /** After when a read fades the model ({@link #fadeDue}); {@link Long#MAX_VALUE} before its first answer. */
+        long fadeDueAfterNanos() {
+            return answeredOnce ? Math.max(fadedThroughNanos + (long) (fadeNanos * FADE_STEP),
+                    lastAnsweredNanos + (long) fadeNanos) : Long.MAX_VALUE;
         }
 
         /** From when fading is pending: a fade period after the last answer, and not again for time already faded. */
@@ -197,6 +207,38 @@ public final class PrefillModels {
             queue.fadeNow(nowNanos);
             copyFields(queue, nowNanos, into, at);
         }
+    }
+
+    /**
+     * Copies the queue as {@link PrefillRows} keep it: {@link PrefillState}'s layout without the head's progress, whose
+     * start goes to {@code headStarted[slot]}, and when a read must fade it to {@code fadeDueAfter[slot]}. Without the
+     * monitor unless a write overlaps, as {@link #copyState(PodQueue, long, double[], int)}.
+     */
+    static void copyRow(PodQueue queue, double[] states, long[] headStarted, long[] fadeDueAfter, int slot) {
+        int before = queue.writes;
+        if ((before & 1) == 0) {
+            copyRowFields(queue, states, headStarted, fadeDueAfter, slot);
+            VarHandle.loadLoadFence(); // the copy's loads stay before the second read of the count
+            if (queue.writes == before) {
+                return;
+            }
+        }
+        synchronized (queue) {
+            copyRowFields(queue, states, headStarted, fadeDueAfter, slot);
+        }
+    }
+
+    private static void copyRowFields(PodQueue queue, double[] states, long[] headStarted, long[] fadeDueAfter,
+            int slot) {
+        int at = slot * PrefillState.WIDTH;
+        states[at] = queue.fixedTerm;
+        states[at + 1] = queue.tokenTerm;
+        states[at + 2] = queue.attentionTerm;
+        states[at + PrefillState.LEGS] = queue.legs;
+        states[at + PrefillState.TOKENS] = queue.tokens;
+        states[at + PrefillState.ATTENTION] = queue.attention;
+        headStarted[slot] = queue.headStartedNanos;
+        fadeDueAfter[slot] = queue.fadeDueAfterNanos();
     }
 
     private static void copyFields(PodQueue queue, long nowNanos, double[] into, int at) {

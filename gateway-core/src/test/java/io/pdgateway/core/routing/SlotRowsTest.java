@@ -230,4 +230,21 @@ class SlotRowsTest {
         prefillModels.retainOnly(java.util.Set.of("default/p3")); // the others' queues dropped: fresh ones from now
         assertRowsReadAsMaps(again);
     }
+
+    @Test
+    void prefillModels_aLegSentOrAbandonedAlone_andAModelDueToFade_readAsTheModels() {
+        ModelPods model = model(6);
+        Pod busy = model.prefillPods().get(1);
+        Pod idle = model.prefillPods().get(2);
+        // Answered 19 s ago with a 10 s fade period: a read now must fade it (and the copy the rows made before must
+        // not stand in for it).
+        prefillModels.answered(prefillModels.dispatched(idle, 4_000, 0, NOW - 20_000_000_000L), NOW - 19_000_000_000L);
+        prefillModels.dispatched(busy, 1_000, 0, NOW - 30_000_000L);
+        assertRowsReadAsMaps(model);
+        PrefillModels.Ticket second = prefillModels.dispatched(busy, 3_000, 500, NOW - 20_000_000L); // sent alone
+        assertRowsReadAsMaps(model);
+        prefillModels.abandoned(second, NOW - 10_000_000L); // abandoned alone: the queue's head starts again
+        assertRowsReadAsMaps(model);
+        assertRowsReadAsMaps(model); // the faded model, read again
+    }
 }

@@ -1,4 +1,4 @@
-package io.pdgateway.core.ledger;
+package io.pdgateway.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,27 +1,28 @@
-package io.pdgateway.core.ledger;
+package io.pdgateway.core.model;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.IntConsumer;
 
 /**
- * Which of a model's {@link LedgerRows} slots had a ledger entry change since the rows last looked: one bit per slot,
- * set by whichever thread charges or releases (one atomic OR, no allocation, no lock), read and cleared by the model's
- * next decision, which copies only those slots' counters into its arrays instead of reading every pod's entry again.
- * With thousands of pods those entries lie wherever the heap put them, so reading each one a decision was a cache miss
- * a pod (a sixth of a decision at 4,096 pods); the arrays are read in order.
+ * Which slots of a model's rows ({@code LedgerRows}, {@code PrefillRows}) had their entry change since the rows last
+ * looked: one bit per slot, set by whichever thread changed the entry (one atomic OR, no allocation, no lock), read and
+ * cleared by the model's next decision, which copies only those slots' entries into its arrays instead of reading every
+ * pod's entry again. With thousands of pods those entries lie wherever the heap put them, so reading each one a
+ * decision was a cache miss a pod and entry (a sixth of a decision at 4,096 pods for the ledgers alone); the arrays
+ * are read in order.
  *
  * <p>A bit set for nothing only costs a copy that finds the same values, so a stale {@link Mark} (an entry dropped
  * from the rows, or one from an earlier snapshot's slots) is harmless; a change is never missed, because a writer
  * changes the entry before it sets the bit and the reader clears the bit before it copies the entry.
  */
-final class ChangedSlots {
+public final class ChangedSlots {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final long[] words;
     private final Mark[] marks;
 
-    ChangedSlots(int slots) {
+    public ChangedSlots(int slots) {
         words = new long[(slots + 63) >>> 6];
         marks = new Mark[slots];
         for (int s = 0; s < slots; s++) {
@@ -30,12 +31,12 @@ final class ChangedSlots {
     }
 
     /** What an entry filling this slot reports its changes to. */
-    Mark mark(int slot) {
+    public Mark mark(int slot) {
         return marks[slot];
     }
 
     /** Clears each slot changed since the last call, then hands it to {@code copy}. */
-    void drain(IntConsumer copy) {
+    public void drain(IntConsumer copy) {
         for (int w = 0; w < words.length; w++) {
             if ((long) WORDS.getVolatile(words, w) == 0) {
                 continue;
@@ -49,7 +50,7 @@ final class ChangedSlots {
     }
 
     /** One slot's bit, held by the ledger entries that fill the slot. */
-    static final class Mark {
+    public static final class Mark {
         private final ChangedSlots owner;
         private final int slot;
 
@@ -58,7 +59,7 @@ final class ChangedSlots {
             this.slot = slot;
         }
 
-        void set() {
+        public void set() {
             WORDS.getAndBitwiseOr(owner.words, slot >>> 6, 1L << slot);
         }
     }
