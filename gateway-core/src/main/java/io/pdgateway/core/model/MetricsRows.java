@@ -1,9 +1,13 @@
 package io.pdgateway.core.model;
 
+import java.util.function.IntConsumer;
+
 /**
  * One model's scraped-metrics entries in an array indexed by the pods' slots in its snapshot ({@link PodSlots}), the
- * way {@code LedgerRows} holds its ledger entries: the very entries the store replaces values in, so the rows are a
- * cache of the store's lookups by pod id, refilled only when the snapshot or the store's set of entries changed.
+ * way {@code LedgerRows} holds its ledger entries: the very entries the store replaces values in, refilled only when
+ * the snapshot or the store's set of entries changed. What a decision reads of every decode pod (the scrape's time,
+ * KV use and generation throughput) is copied into arrays by slot, each recopied at the next decision after a scrape
+ * replaced its entry's value ({@link ChangedSlots}), so those reads do not visit entries scattered over the heap.
  *
  * <p>Not thread-safe: one per model, used under the model's lock.
  */
@@ -12,6 +16,13 @@ public final class MetricsRows {
     private ScrapedMetrics source;
     private long version;
     private ScrapedMetrics.Entry[] entries;
+    private ChangedSlots changed;
+    // Each slot's last scrape as copied: whether it has one, when it finished, its KV use and generation throughput.
+    private boolean[] scraped;
+    private long[] scrapedAt;
+    private double[] kvCacheUsage;
+    private double[] generationThroughput;
+    private final IntConsumer copy = this::copy;
 
     /** Brings the rows up to date for a decision over the pods of {@code modelSlots}; returns this. */
     public MetricsRows refresh(PodSlots modelSlots, ScrapedMetrics store) {
@@ -22,23 +33,56 @@ public final class MetricsRows {
             source = store;
             version = current;
             ModelPods model = modelSlots.model();
-            if (entries == null || entries.length != modelSlots.size()) {
-                entries = new ScrapedMetrics.Entry[modelSlots.size()];
+            int n = modelSlots.size();
+            if (entries == null || entries.length != n) {
+                entries = new ScrapedMetrics.Entry[n];
+                changed = new ChangedSlots(n);
+                scraped = new boolean[n];
+                scrapedAt = new long[n];
+                kvCacheUsage = new double[n];
+                generationThroughput = new double[n];
             }
-            for (int s = 0; s < entries.length; s++) {
-                entries[s] = store.entry(model.pods().get(s).id());
+            for (int s = 0; s < n; s++) {
+                ScrapedMetrics.Entry entry = store.entry(model.pods().get(s).id());
+                entries[s] = entry;
+                if (entry != null) {
+                    entry.reportTo(changed.mark(s)); // before the copy: a scrape after it marks the slot
+                }
+                copy(s);
             }
+        } else {
+            changed.drain(copy);
         }
         return this;
     }
 
-    /** The pod's entry (null when never scraped), for the fields it copies ({@link ScrapedMetrics.Entry}). */
-    public ScrapedMetrics.Entry entry(int slot) {
-        return entries[slot];
+    /** Copies the slot's entry: its latest scrape first, so the copied fields are that scrape's or a newer one's. */
+    private void copy(int slot) {
+        ScrapedMetrics.Entry entry = entries[slot];
+        PodMetrics latest = entry == null ? null : entry.latest();
+        scraped[slot] = latest != null;
+        scrapedAt[slot] = latest == null ? Long.MIN_VALUE : entry.scrapedAtNanos();
+        kvCacheUsage[slot] = latest == null ? Double.NaN : entry.kvCacheUsage();
+        generationThroughput[slot] = latest == null ? Double.NaN : entry.generationThroughput();
     }
 
     /** The pod's scrape if fresh at {@code nowNanos} (the store's clock, read once per decision), else ABSENT. */
     public PodMetrics metrics(int slot, long nowNanos, long staleAfterNanos) {
         return ScrapedMetrics.fresh(entries[slot], nowNanos, staleAfterNanos);
+    }
+
+    /** Whether the pod's last scrape, as copied, is fresh at {@code nowNanos}. */
+    public boolean fresh(int slot, long nowNanos, long staleAfterNanos) {
+        return scraped[slot] && ScrapedMetrics.fresh(scrapedAt[slot], nowNanos, staleAfterNanos);
+    }
+
+    /** The copied {@link PodMetrics#kvCacheUsage()} of the pod's last scrape; NaN when it has none. */
+    public double kvCacheUsage(int slot) {
+        return kvCacheUsage[slot];
+    }
+
+    /** The copied {@link PodMetrics#generationThroughput()} of the pod's last scrape; NaN when it has none. */
+    public double generationThroughput(int slot) {
+        return generationThroughput[slot];
     }
 }

@@ -44,7 +44,7 @@ public interface ScrapedMetrics extends Function<Pod, PodMetrics> {
      * the scrape's own object too (at 4,096 pods, a cache miss a pod). A reader reads {@link #latest()} first; the
      * copies are then that scrape's or a newer one's.
      */
-    final class Entry {
+    final class Entry extends RowEntry {
         private volatile PodMetrics latest;
         private long scrapedAtNanos = Long.MIN_VALUE;
         private double kvCacheUsage = Double.NaN;
@@ -65,6 +65,11 @@ public interface ScrapedMetrics extends Function<Pod, PodMetrics> {
                 generationThroughput = metrics.generationThroughput();
             }
             this.latest = metrics;
+            changed();
+        }
+
+        long scrapedAtNanos() {
+            return scrapedAtNanos;
         }
 
         /** Whether the last scrape is no older than {@code staleAfterNanos} at {@code nowNanos}. */

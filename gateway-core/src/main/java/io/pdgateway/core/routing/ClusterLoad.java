@@ -203,12 +203,18 @@ public final class ClusterLoad implements LoadView {
     }
 
     /**
-     * The scraped entry of the pod in this slot if its scrape is fresh, else null: its copied fields are
-     * {@link #metricsAt}'s without reading the scrape's object.
+     * {@link #metricsAt}'s generation throughput, NaN when the pod in this slot has no fresh scrape: read from the
+     * rows' copies, without the scrape's object or its entry.
      */
-    public ScrapedMetrics.Entry freshEntryAt(int slot) {
-        ScrapedMetrics.Entry entry = metricsRows.entry(slot);
-        return entry != null && entry.freshAt(metricsNowNanos, metricsStaleAfterNanos) ? entry : null;
+    public double freshThroughputAt(int slot) {
+        return metricsRows.fresh(slot, metricsNowNanos, metricsStaleAfterNanos)
+                ? metricsRows.generationThroughput(slot) : Double.NaN;
+    }
+
+    /** {@link #metricsAt}'s KV cache use, NaN without a fresh scrape (see {@link #freshThroughputAt}). */
+    public double freshKvUsageAt(int slot) {
+        return metricsRows.fresh(slot, metricsNowNanos, metricsStaleAfterNanos) ? metricsRows.kvCacheUsage(slot)
+                : Double.NaN;
     }
 
     /** {@link #runningIfObserved} of the pod in this slot ({@link #slotsOf}). */

@@ -2,7 +2,6 @@ package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
-import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
@@ -92,11 +91,10 @@ public final class DecodeInputs {
             double kvUsage;
             int running;
             if (slots != null) {
-                // The entry's copies: the scrape's own object is one more cache miss per pod (JFR: a fifth of a
-                // 4,096-pod prefix_cache decision was these reads).
-                ScrapedMetrics.Entry m = bySlot.freshEntryAt(slots[i]);
-                throughput = m == null ? Double.NaN : m.generationThroughput();
-                kvUsage = m == null ? Double.NaN : m.kvCacheUsage();
+                // The rows' copies: the scrape's own object and its entry are each one more cache miss per pod (JFR:
+                // a fifth of a 4,096-pod prefix_cache decision was these reads).
+                throughput = bySlot.freshThroughputAt(slots[i]);
+                kvUsage = bySlot.freshKvUsageAt(slots[i]);
                 running = bySlot.runningIfObservedAt(slots[i]);
             } else {
                 Pod pod = pods.get(i);

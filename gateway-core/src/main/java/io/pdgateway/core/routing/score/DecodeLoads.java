@@ -2,7 +2,6 @@ package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
-import io.pdgateway.core.model.ScrapedMetrics;
 import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
@@ -61,9 +60,8 @@ public final class DecodeLoads {
         for (int i = 0; i < n; i++) {
             if (slots != null) {
                 int slot = slots[i];
-                ScrapedMetrics.Entry m = bySlot.freshEntryAt(slot); // its copies: see DecodeInputs.compute
-                throughput[i] = m == null ? Double.NaN : m.generationThroughput();
-                kvUsage[i] = m == null ? Double.NaN : m.kvCacheUsage();
+                throughput[i] = bySlot.freshThroughputAt(slot); // the rows' copies: see DecodeInputs.compute
+                kvUsage[i] = bySlot.freshKvUsageAt(slot);
                 running[i] = bySlot.runningRequestsAt(slot);
                 tokens[i] = bySlot.decodeTokensAt(slot);
                 ageSeconds[i] = bySlot.decodeAgeSecondsAt(slot); // beside the tokens: the same ledger entry
