@@ -5,8 +5,8 @@ import java.util.function.IntConsumer;
 /**
  * One model's scraped-metrics entries in an array indexed by the pods' slots in its snapshot ({@link PodSlots}), the
  * way {@code LedgerRows} holds its ledger entries: the very entries the store replaces values in, refilled only when
- * the snapshot or the store's set of entries changed. What a decision reads of every decode pod (the scrape's time,
- * KV use and generation throughput) is copied into arrays by slot, each recopied at the next decision after a scrape
+ * the snapshot or the store's set of entries changed. What a decision reads of every pod (the scrape's time, KV use
+ * and generation throughput, mean prefill time) is copied into arrays by slot, each recopied at the next decision after a scrape
  * replaced its entry's value ({@link ChangedSlots}), so those reads do not visit entries scattered over the heap.
  *
  * <p>Not thread-safe: one per model, used under the model's lock.
@@ -17,11 +17,13 @@ public final class MetricsRows {
     private long version;
     private ScrapedMetrics.Entry[] entries;
     private ChangedSlots changed;
-    // Each slot's last scrape as copied: whether it has one, when it finished, its KV use and generation throughput.
+    // Each slot's last scrape as copied: whether it has one, when it finished, its KV use, generation throughput and
+    // mean prefill time.
     private boolean[] scraped;
     private long[] scrapedAt;
     private double[] kvCacheUsage;
     private double[] generationThroughput;
+    private double[] avgPrefillMillis;
     private final IntConsumer copy = this::copy;
 
     /** Brings the rows up to date for a decision over the pods of {@code modelSlots}; returns this. */
@@ -41,6 +43,7 @@ public final class MetricsRows {
                 scrapedAt = new long[n];
                 kvCacheUsage = new double[n];
                 generationThroughput = new double[n];
+                avgPrefillMillis = new double[n];
             }
             for (int s = 0; s < n; s++) {
                 ScrapedMetrics.Entry entry = store.entry(model.pods().get(s).id());
@@ -64,6 +67,7 @@ public final class MetricsRows {
         scrapedAt[slot] = latest == null ? Long.MIN_VALUE : entry.scrapedAtNanos();
         kvCacheUsage[slot] = latest == null ? Double.NaN : entry.kvCacheUsage();
         generationThroughput[slot] = latest == null ? Double.NaN : entry.generationThroughput();
+        avgPrefillMillis[slot] = latest == null ? Double.NaN : latest.avgPrefillMillis();
     }
 
     /** The pod's scrape if fresh at {@code nowNanos} (the store's clock, read once per decision), else ABSENT. */
@@ -84,5 +88,10 @@ public final class MetricsRows {
     /** The copied {@link PodMetrics#generationThroughput()} of the pod's last scrape; NaN when it has none. */
     public double generationThroughput(int slot) {
         return generationThroughput[slot];
+    }
+
+    /** The copied {@link PodMetrics#avgPrefillMillis()} of the pod's last scrape; NaN when it has none. */
+    public double avgPrefillMillis(int slot) {
+        return avgPrefillMillis[slot];
     }
 }

@@ -211,6 +211,12 @@ public final class ClusterLoad implements LoadView {
                 ? metricsRows.generationThroughput(slot) : Double.NaN;
     }
 
+    /** {@link #metricsAt}'s mean prefill time, NaN without a fresh scrape (see {@link #freshThroughputAt}). */
+    public double freshAvgPrefillMillisAt(int slot) {
+        return metricsRows.fresh(slot, metricsNowNanos, metricsStaleAfterNanos) ? metricsRows.avgPrefillMillis(slot)
+                : Double.NaN;
+    }
+
     /** {@link #metricsAt}'s KV cache use, NaN without a fresh scrape (see {@link #freshThroughputAt}). */
     public double freshKvUsageAt(int slot) {
         return metricsRows.fresh(slot, metricsNowNanos, metricsStaleAfterNanos) ? metricsRows.kvCacheUsage(slot)

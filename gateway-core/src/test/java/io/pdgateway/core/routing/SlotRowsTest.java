@@ -16,6 +16,7 @@ import io.pdgateway.core.predict.PrefillModels;
 import io.pdgateway.core.predict.PrefillRows;
 import io.pdgateway.core.predict.PrefillState;
 import io.pdgateway.core.predict.PrefillTimeModel;
+import io.pdgateway.core.routing.score.ConductorPrefillScorer;
 import io.pdgateway.core.routing.score.DecodeInputs;
 import io.pdgateway.core.routing.score.DecodeLoads;
 import io.pdgateway.core.routing.score.InFlightCounts;
@@ -124,6 +125,11 @@ class SlotRowsTest {
                         .isEqualTo(Double.valueOf(prefillModels.error(pod.id())));
             }
         }
+        // conductor reads each busy prefill pod's mean prefill time from the rows' copies: the same scores.
+        double[] conductorBySlot = new ConductorPrefillScorer()
+                .score(Contexts.request().load(viaRows).over(model.prefillPods(), 1), model.prefillPods()).clone();
+        assertThat(conductorBySlot).containsExactly(new ConductorPrefillScorer()
+                .score(Contexts.request().load(byId).over(model.prefillPods(), 1), model.prefillPods()));
         // The decode side is read by slot without its pods' objects (the rows know its slots): the same inputs.
         assertThat(viaRows.slotsOf(model.decodePods())).isNotNull();
         DecodeInputs bySlot = DecodeInputs.of(model.decodePods(), viaRows);
@@ -143,6 +149,8 @@ class SlotRowsTest {
             int slot = viaRows.slotsOf(model.prefillPods())[model.prefillPods().indexOf(pod)];
             assertThat(viaRows.activeTokensAt(slot)).as(pod.id()).isEqualTo(byId.activeTokens(pod));
             assertThat(viaRows.kvTokensAt(slot)).as(pod.id()).isEqualTo(byId.kvTokens(pod));
+            assertThat(Double.valueOf(viaRows.freshAvgPrefillMillisAt(slot))).as(pod.id()) // what conductor reads
+                    .isEqualTo(Double.valueOf(byId.metrics(pod).avgPrefillMillis()));
         }
         // A subset of the prefill side (the stddev skip's kept pods, what predicted_ttft scores) is read by slot too:
         // each kept pod's slot, with its model and queue and its position among the computing pods.

@@ -1,6 +1,7 @@
 package io.pdgateway.core.routing.score;
 
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.routing.ClusterLoad;
 import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.RoutingContext;
@@ -34,6 +35,9 @@ public final class ConductorPrefillScorer implements Scorer {
         int tokens = context.request().promptTokens();
         double[] counts = InFlightCounts.of(candidates, context.load());
         double[] scores = DecisionBuffers.scores(context.load(), Use.PREFILL_SCORES, candidates.size());
+        // By slot where the decision knows them: the rows' copies, not each pod's scrape object.
+        ClusterLoad bySlot = context.load() instanceof ClusterLoad decision ? decision : null;
+        int[] slots = bySlot == null ? null : bySlot.slotsOfCandidates(candidates, Use.PREFILL_SLOTS);
         // The prompt's own cost depends only on the match percentage, which most pods share (0, or a system
         // prompt's): computed again only when it changes from the pod before (a power of the length each time).
         int lastPct = -1;
@@ -49,15 +53,19 @@ public final class ConductorPrefillScorer implements Scorer {
             }
             int inFlight = (int) counts[i];
             // An idle pod's queue is 0 whatever its average: its scrape is read only for a pod with work queued.
-            double queue = inFlight > 0 ? inFlight * avgPrefillMillis(context, candidates.get(i)) : 0;
+            double queue = 0;
+            if (inFlight > 0) {
+                double avgPrefill = slots != null ? bySlot.freshAvgPrefillMillisAt(slots[i])
+                        : context.load().metrics(candidates.get(i)).avgPrefillMillis();
+                queue = inFlight * queuedPrefillMillis(avgPrefill);
+            }
             scores[i] = queue + prefix + compute;
         }
         return scores;
     }
 
-    /** The pod's scraped mean prefill time, or a 512-token prefill's estimate while there is none. */
-    private static double avgPrefillMillis(RoutingContext context, Pod pod) {
-        double avgPrefill = context.load().metrics(pod).avgPrefillMillis();
+    /** A queued prefill's time: the pod's scraped mean prefill time, or a 512-token prefill's estimate without one. */
+    private static double queuedPrefillMillis(double avgPrefill) {
         return Double.isNaN(avgPrefill) || avgPrefill <= 0 ? prefillMillis(DEFAULT_QUEUED_TOKENS) : avgPrefill;
     }
 
