@@ -17,6 +17,11 @@ public abstract class RowEntry {
         }
     }
 
+    /** Whether the entry reports its changes to this slot mark. */
+    public final boolean reportsTo(ChangedSlots.Mark slotMark) {
+        return mark == slotMark;
+    }
+
     /** Call before copying the counters: a change after the copy then marks the slot. */
     public final void reportTo(ChangedSlots.Mark slotMark) {
         mark = slotMark;

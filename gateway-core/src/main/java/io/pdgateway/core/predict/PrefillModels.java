@@ -92,6 +92,16 @@ public final class PrefillModels {
             changed();
         }
 
+        /** The write count, for a reader's seqlock check (see {@link #writes}). */
+        int writeCount() {
+            return writes;
+        }
+
+        /** {@link #written} for a write whose rows copy the queue under the same monitor, so need no mark. */
+        void writtenAndCopied() {
+            writes = writes + 1;
+        }
+
         /**
          * Whether a read at {@code nowNanos} fades the model (under the monitor or validated): a fade period after the
          * last answer, then {@link #FADE_STEP} of a period after the last fade. Faded at every read, every pod idle
@@ -209,39 +219,7 @@ public final class PrefillModels {
         }
     }
 
-    /**
-     * Copies the queue as {@link PrefillRows} keep it: {@link PrefillState}'s layout without the head's progress, whose
-     * start goes to {@code headStarted[slot]}, and when a read must fade it to {@code fadeDueAfter[slot]}. Without the
-     * monitor unless a write overlaps, as {@link #copyState(PodQueue, long, double[], int)}.
-     */
-    static void copyRow(PodQueue queue, double[] states, long[] headStarted, long[] fadeDueAfter, int slot) {
-        int before = queue.writes;
-        if ((before & 1) == 0) {
-            copyRowFields(queue, states, headStarted, fadeDueAfter, slot);
-            VarHandle.loadLoadFence(); // the copy's loads stay before the second read of the count
-            if (queue.writes == before) {
-                return;
-            }
-        }
-        synchronized (queue) {
-            copyRowFields(queue, states, headStarted, fadeDueAfter, slot);
-        }
-    }
-
-    private static void copyRowFields(PodQueue queue, double[] states, long[] headStarted, long[] fadeDueAfter,
-            int slot) {
-        int at = slot * PrefillState.WIDTH;
-        states[at] = queue.fixedTerm;
-        states[at + 1] = queue.tokenTerm;
-        states[at + 2] = queue.attentionTerm;
-        states[at + PrefillState.LEGS] = queue.legs;
-        states[at + PrefillState.TOKENS] = queue.tokens;
-        states[at + PrefillState.ATTENTION] = queue.attention;
-        headStarted[slot] = queue.headStartedNanos;
-        fadeDueAfter[slot] = queue.fadeDueAfterNanos();
-    }
-
-    private static void copyFields(PodQueue queue, long nowNanos, double[] into, int at) {
+    static void copyFields(PodQueue queue, long nowNanos, double[] into, int at) {
         into[at] = queue.fixedTerm; // PrefillState's layout, from the queue's copy of the fit
         into[at + 1] = queue.tokenTerm;
         into[at + 2] = queue.attentionTerm;

@@ -4,6 +4,7 @@ import io.pdgateway.core.model.ChangedSlots;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodSlots;
+import java.lang.invoke.VarHandle;
 import java.util.function.IntConsumer;
 
 /**
@@ -13,7 +14,7 @@ import java.util.function.IntConsumer;
  * after the queue changed ({@link ChangedSlots}). A decision then reads every prefill pod's state from those arrays in
  * order instead of from queues scattered over the heap (a cache miss a pod: predicted_ttft at 4,096 pods spent a sixth
  * of a decision there). What depends on the time is computed at the read: the head's progress from its start, and a
- * queue whose model is due to fade is read through the models, which fade it (a write, so it is recopied). A pod
+ * queue whose model is due to fade is faded by the read and copied again under its monitor. A pod
  * without a queue yet is read through the models (which make its queue, so the next decision refills).
  *
  * <p>Not thread-safe: one per model, used under the model's lock.
@@ -63,10 +64,56 @@ public final class PrefillRows {
         return this;
     }
 
+    /** Copies the slot's queue without its monitor unless a write overlaps (its seqlock, as the models' reads). */
     private void copy(int slot) {
         PrefillModels.PodQueue queue = queues[slot];
-        if (queue != null) {
-            PrefillModels.copyRow(queue, states, headStarted, fadeDueAfter, slot);
+        if (queue == null) {
+            return;
+        }
+        int before = queue.writeCount();
+        if ((before & 1) == 0) {
+            copyFields(queue, slot);
+            VarHandle.loadLoadFence(); // the copy's loads stay before the second read of the count
+            if (queue.writeCount() == before) {
+                return;
+            }
+        }
+        synchronized (queue) {
+            copyFields(queue, slot);
+        }
+    }
+
+    private void copyFields(PrefillModels.PodQueue queue, int slot) {
+        int at = slot * PrefillState.WIDTH;
+        states[at] = queue.fixedTerm;
+        states[at + 1] = queue.tokenTerm;
+        states[at + 2] = queue.attentionTerm;
+        states[at + PrefillState.LEGS] = queue.legs;
+        states[at + PrefillState.TOKENS] = queue.tokens;
+        states[at + PrefillState.ATTENTION] = queue.attention;
+        headStarted[slot] = queue.headStartedNanos;
+        fadeDueAfter[slot] = queue.fadeDueAfterNanos();
+    }
+
+    /**
+     * A read of a queue due to fade: fades it and copies it, to the decision's state and to these rows, under its
+     * monitor. The rows' copy is then exact, so the fade does not mark the slot (unless the queue reports to other
+     * rows): a wave of idle pods fading at once, every prefill pod of a quiet model, would otherwise have the next
+     * decision copy each of them again from its queue.
+     */
+    private void fadeAndCopy(PrefillModels.PodQueue queue, int slot, long nowNanos, double[] into, int at) {
+        synchronized (queue) {
+            if (queue.fadeDue(nowNanos)) {
+                queue.writing();
+                queue.fadedTo(nowNanos);
+                if (queue.reportsTo(changed.mark(slot))) {
+                    queue.writtenAndCopied();
+                } else {
+                    queue.written();
+                }
+            }
+            copyFields(queue, slot);
+            PrefillModels.copyFields(queue, nowNanos, into, at);
         }
     }
 
@@ -76,7 +123,7 @@ public final class PrefillRows {
         if (queue == null) {
             models.copyState(pod, nowNanos, into, at);
         } else if (nowNanos > fadeDueAfter[slot]) {
-            PrefillModels.copyState(queue, nowNanos, into, at); // fades it first
+            fadeAndCopy(queue, slot, nowNanos, into, at);
         } else {
             int from = slot * PrefillState.WIDTH;
             System.arraycopy(states, from, into, at, PrefillState.HEAD_PROGRESS);
