@@ -49,9 +49,12 @@ final class PrefixTree {
         for (int j = 0; j < nodes; j++) {
             int from = pathFrom[j];
             int matched = pathMatched[j];
-            for (TreeEntry e : path[j].slots()) {
-                if (e != null && e.view.stamp == stamp) {
-                    match.put(e.view.position, e.view.podId, from + Math.min(e.depth, matched));
+            PodView[] views = path[j].views(); // not the entries: see RunNode
+            int[] depths = path[j].depths();
+            for (int k = 0; k < views.length; k++) {
+                PodView view = views[k];
+                if (view != null && view.stamp == stamp) {
+                    match.put(view.position, view.podId, from + Math.min(depths[k], matched));
                 }
             }
         }
@@ -129,7 +132,7 @@ final class PrefixTree {
             view.inUse.append(e);
         }
         view.size += node.length() - e.depth;
-        e.depth = node.length();
+        e.depth(node.length());
         e.refs++;
         e.lastHold = serial;
     }
@@ -168,7 +171,7 @@ final class PrefixTree {
             int keep = Math.max(0, keepBlocks - start);
             if (e.depth > keep) {
                 view.size -= e.depth - keep;
-                e.depth = keep;
+                e.depth(keep);
                 if (keep == 0) {
                     view.free.unlink(e);
                     leave(e);
@@ -185,7 +188,7 @@ final class PrefixTree {
         while (view.size - view.pending > view.capacityBlocks && view.free.head != null) {
             TreeEntry e = view.free.head;
             int trim = Math.min(e.depth, view.size - view.pending - view.capacityBlocks);
-            e.depth -= trim;
+            e.depth(e.depth - trim);
             view.size -= trim;
             if (e.depth == 0) {
                 view.free.unlink(e);
@@ -245,7 +248,7 @@ final class PrefixTree {
                 deeper.lastHold = e.lastHold;
                 (e.refs > 0 ? e.view.inUse : e.view.free).insertBefore(e, deeper);
                 lower.put(deeper);
-                e.depth = k;
+                e.depth = k; // in no table now: upper.put takes it
             }
             e.node = upper;
             upper.put(e);

@@ -13,6 +13,10 @@ final class RunNode {
     /** The node before this run on every path through it; null for a run that starts at a prompt's first block. */
     RunNode parent;
     private TreeEntry[] slots = new TreeEntry[2];
+    // Beside each slot's entry, its pod's view and depth: a lookup reads these arrays in order instead of each entry
+    // where the heap put it (a system prompt's node holds an entry for every pod of the model).
+    private PodView[] views = new PodView[2];
+    private int[] depths = new int[2];
     private int entries;
 
     RunNode(long[] hashes, RunNode parent) {
@@ -32,6 +36,27 @@ final class RunNode {
     /** The entry table itself, to read every entry (empty slots are null). */
     TreeEntry[] slots() {
         return slots;
+    }
+
+    /** Each slot's entry's view (null where the slot is empty), in the table's order. */
+    PodView[] views() {
+        return views;
+    }
+
+    /** Each slot's entry's depth, where {@link #views} has a view. */
+    int[] depths() {
+        return depths;
+    }
+
+    /** The entry, which is in this table, changed its depth. */
+    void depthChanged(TreeEntry entry) {
+        int mask = slots.length - 1;
+        for (int slot = entry.view.index & mask; slots[slot] != null; slot = (slot + 1) & mask) {
+            if (slots[slot] == entry) {
+                depths[slot] = entry.depth;
+                return;
+            }
+        }
     }
 
     /** The pod's entry, or null. */
@@ -57,6 +82,8 @@ final class RunNode {
     private void resize(int length) {
         TreeEntry[] old = slots;
         slots = new TreeEntry[length];
+        views = new PodView[length];
+        depths = new int[length];
         for (TreeEntry e : old) {
             if (e != null) {
                 place(e);
@@ -71,6 +98,8 @@ final class RunNode {
             slot = (slot + 1) & mask;
         }
         slots[slot] = entry;
+        views[slot] = entry.view;
+        depths[slot] = entry.depth;
     }
 
     /** Removes the entry (backward-shift deletion, as {@link HashSlots} does). */
@@ -83,10 +112,13 @@ final class RunNode {
         for (int next = (hole + 1) & mask; slots[next] != null; next = (next + 1) & mask) {
             if (HashSlots.fillsHole(slots[next].view.index & mask, hole, next)) {
                 slots[hole] = slots[next];
+                views[hole] = views[next];
+                depths[hole] = depths[next];
                 hole = next;
             }
         }
         slots[hole] = null;
+        views[hole] = null;
         entries--;
         if (slots.length > 16 && entries < slots.length / 8) {
             resize(slots.length / 2); // a lookup reads every slot: a run most pods left must not stay wide
@@ -97,6 +129,8 @@ final class RunNode {
     TreeEntry[] takeAll() {
         TreeEntry[] taken = slots;
         slots = new TreeEntry[taken.length];
+        views = new PodView[taken.length];
+        depths = new int[taken.length];
         entries = 0;
         return taken;
     }

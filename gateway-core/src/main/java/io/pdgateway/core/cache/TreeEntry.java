@@ -9,6 +9,7 @@ package io.pdgateway.core.cache;
 final class TreeEntry {
     final PodView view;
     RunNode node;
+    /** Read freely; once the entry is in its node's table, written only through {@link #depth(int)}. */
     int depth;
     int refs;
     /** The serial of the last hold that referenced the entry (see {@link PrefixTree#forget}). */
@@ -20,5 +21,11 @@ final class TreeEntry {
     TreeEntry(PodView view, RunNode node) {
         this.view = view;
         this.node = node;
+    }
+
+    /** Sets the depth of an entry in its node's table, and the table's copy of it. */
+    void depth(int blocks) {
+        depth = blocks;
+        node.depthChanged(this);
     }
 }
