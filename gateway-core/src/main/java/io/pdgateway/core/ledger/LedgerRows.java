@@ -95,11 +95,7 @@ public final class LedgerRows {
     private <E extends RowEntry> void fill(E[] rows, ModelPods model, Function<Pod, E> entry, boolean onlyEmpty) {
         for (int s = 0; s < rows.length; s++) {
             if (!onlyEmpty || rows[s] == null) {
-                E installed = entry.apply(model.pods().get(s));
-                rows[s] = installed;
-                if (installed != null) {
-                    installed.reportTo(changed.mark(s)); // before the copy: a change after it marks the slot
-                }
+                rows[s] = changed.watch(entry.apply(model.pods().get(s)), s);
                 copy(s);
             }
         }

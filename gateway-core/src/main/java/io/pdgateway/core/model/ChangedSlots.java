@@ -35,6 +35,17 @@ public final class ChangedSlots {
         return marks[slot];
     }
 
+    /**
+     * Has the entry (null for none) that now fills the slot report its changes to it; returns the entry. Call before
+     * copying the entry: a change after the copy then marks the slot.
+     */
+    public <E extends RowEntry> E watch(E entry, int slot) {
+        if (entry != null) {
+            entry.reportTo(marks[slot]);
+        }
+        return entry;
+    }
+
     /** Clears each slot changed since the last call, then hands it to {@code copy}. */
     public void drain(IntConsumer copy) {
         for (int w = 0; w < words.length; w++) {

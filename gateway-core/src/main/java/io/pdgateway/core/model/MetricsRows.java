@@ -46,11 +46,7 @@ public final class MetricsRows {
                 avgPrefillMillis = new double[n];
             }
             for (int s = 0; s < n; s++) {
-                ScrapedMetrics.Entry entry = store.entry(model.pods().get(s).id());
-                entries[s] = entry;
-                if (entry != null) {
-                    entry.reportTo(changed.mark(s)); // before the copy: a scrape after it marks the slot
-                }
+                entries[s] = changed.watch(store.entry(model.pods().get(s).id()), s);
                 copy(s);
             }
         } else {

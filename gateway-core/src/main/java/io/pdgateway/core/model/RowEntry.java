@@ -23,7 +23,7 @@ public abstract class RowEntry {
     }
 
     /** Call before copying the counters: a change after the copy then marks the slot. */
-    public final void reportTo(ChangedSlots.Mark slotMark) {
+    final void reportTo(ChangedSlots.Mark slotMark) {
         mark = slotMark;
     }
 }

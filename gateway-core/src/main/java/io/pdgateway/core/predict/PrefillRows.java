@@ -51,12 +51,8 @@ public final class PrefillRows {
             }
             // A queue this refill moves or drops may still mark its old slot: that only copies the slot again.
             for (int s = 0; s < n; s++) {
-                PrefillModels.PodQueue queue = prefillModels.entry(model.pods().get(s));
-                queues[s] = queue;
-                if (queue != null) {
-                    queue.reportTo(changed.mark(s)); // before the copy: a change after it marks the slot
-                    copy(s);
-                }
+                queues[s] = changed.watch(prefillModels.entry(model.pods().get(s)), s);
+                copy(s);
             }
         } else {
             changed.drain(copy);
