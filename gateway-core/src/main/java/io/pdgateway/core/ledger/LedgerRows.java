@@ -49,18 +49,21 @@ public final class LedgerRows {
         if (newSnapshot) {
             slots = new PodSlots(model);
             int n = slots.size();
-            changed = new ChangedSlots(n);
-            counters = new PodCounters[n];
-            tokens = new TokenLedger.PodTokens[n];
-            remoteRows = new RemoteLoad.PodLoad[n];
-            prefills = new int[n];
-            running = new int[n];
-            pending = new int[n];
-            active = new long[n];
-            kv = new long[n];
-            decode = new long[n];
-            decodeRequests = new long[n];
-            decodeRoutedAtSum = new long[n];
+            if (counters == null || counters.length != n) {
+                // Else reused: a new snapshot refills every row below, and a mark left from the last one only recopies.
+                changed = new ChangedSlots(n);
+                counters = new PodCounters[n];
+                tokens = new TokenLedger.PodTokens[n];
+                remoteRows = new RemoteLoad.PodLoad[n];
+                prefills = new int[n];
+                running = new int[n];
+                pending = new int[n];
+                active = new long[n];
+                kv = new long[n];
+                decode = new long[n];
+                decodeRequests = new long[n];
+                decodeRoutedAtSum = new long[n];
+            }
         }
         // Read the versions before the entries: an entry changed meanwhile leaves a newer version for the next decision.
         long version = requests.version();

@@ -167,6 +167,19 @@ class LedgerRowsTest {
     }
 
     @Test
+    void aNewSnapshotOfAsManyPods_eachSlotAnotherPod_readsEachPodsOwnEntries() {
+        // The rows reuse their arrays for a snapshot of the same size: every slot must be refilled, not only empty ones.
+        ModelPods before = ModelPods.of("m", pairs(0, 4, "10.0.0.1"));
+        charge(before, "p1", "d1", 100);
+        charge(before, "p2", "d3", 30);
+        assertRowsReadAsMaps(before);
+        ModelPods shifted = ModelPods.of("m", pairs(1, 5, "10.0.0.1")); // rs0 gone, rs4 new: the ledgers unchanged
+        assertRowsReadAsMaps(shifted);
+        charge(shifted, "p4", "d4", 7);
+        assertRowsReadAsMaps(shifted);
+    }
+
+    @Test
     void newSnapshot_podsAddedRemovedReorderedRecreated_oldLeaseReleasesIntoTheRightPod() {
         ModelPods before = ModelPods.of("m", pairs(0, 6, "10.0.0.1"));
         Lease kept = charge(before, "p4", "d4", 200);
