@@ -5,10 +5,10 @@ import java.lang.invoke.VarHandle;
 import java.util.function.IntConsumer;
 
 /**
- * Which slots of a model's rows ({@code LedgerRows}, {@code PrefillRows}) had their entry change since the rows last
- * looked: one bit per slot, set by whichever thread changed the entry (one atomic OR, no allocation, no lock), read and
- * cleared by the model's next decision, which copies only those slots' entries into its arrays instead of reading every
- * pod's entry again. With thousands of pods those entries lie wherever the heap put them, so reading each one a
+ * Which slots of a model's rows ({@code LedgerRows}, {@code PrefillRows}, {@link MetricsRows}) had their entry change
+ * since the rows last looked: one bit per slot, set by whichever thread changed the entry (one atomic OR, no
+ * allocation, no lock), read and cleared by the model's next decision, which copies only those slots' entries into its
+ * arrays instead of reading every pod's entry again. With thousands of pods those entries lie wherever the heap put them, so reading each one a
  * decision was a cache miss a pod and entry (a sixth of a decision at 4,096 pods for the ledgers alone); the arrays
  * are read in order.
  *
@@ -60,7 +60,7 @@ public final class ChangedSlots {
         }
     }
 
-    /** One slot's bit, held by the ledger entries that fill the slot. */
+    /** One slot's bit, held by the entries that fill the slot. */
     public static final class Mark {
         private final ChangedSlots owner;
         private final int slot;

@@ -39,16 +39,11 @@ public interface ScrapedMetrics extends Function<Pod, PodMetrics> {
     }
 
     /**
-     * One pod's last scrape, replaced by each new one (written by the scraper, read by routing). The fields a decision
-     * reads for every decode pod are copied beside the reference, so reading them touches this entry alone and not
-     * the scrape's own object too (at 4,096 pods, a cache miss a pod). A reader reads {@link #latest()} first; the
-     * copies are then that scrape's or a newer one's.
+     * One pod's last scrape, replaced by each new one (written by the scraper, read by routing). A model's
+     * {@link MetricsRows} copy what a decision reads of every pod, and recopy it after each replacement.
      */
     final class Entry extends RowEntry {
         private volatile PodMetrics latest;
-        private long scrapedAtNanos = Long.MIN_VALUE;
-        private double kvCacheUsage = Double.NaN;
-        private double generationThroughput = Double.NaN;
 
         public Entry(PodMetrics latest) {
             latest(latest);
@@ -59,32 +54,8 @@ public interface ScrapedMetrics extends Function<Pod, PodMetrics> {
         }
 
         public void latest(PodMetrics metrics) {
-            if (metrics != null) {
-                scrapedAtNanos = metrics.scrapedAtNanos();
-                kvCacheUsage = metrics.kvCacheUsage();
-                generationThroughput = metrics.generationThroughput();
-            }
             this.latest = metrics;
             changed();
-        }
-
-        long scrapedAtNanos() {
-            return scrapedAtNanos;
-        }
-
-        /** Whether the last scrape is no older than {@code staleAfterNanos} at {@code nowNanos}. */
-        public boolean freshAt(long nowNanos, long staleAfterNanos) {
-            return latest != null && fresh(scrapedAtNanos, nowNanos, staleAfterNanos);
-        }
-
-        /** The last scrape's {@link PodMetrics#kvCacheUsage()}; read {@link #freshAt} first. */
-        public double kvCacheUsage() {
-            return kvCacheUsage;
-        }
-
-        /** The last scrape's {@link PodMetrics#generationThroughput()}; read {@link #freshAt} first. */
-        public double generationThroughput() {
-            return generationThroughput;
         }
     }
 }

@@ -203,24 +203,11 @@ public final class ClusterLoad implements LoadView {
     }
 
     /**
-     * {@link #metricsAt}'s generation throughput, NaN when the pod in this slot has no fresh scrape: read from the
-     * rows' copies, without the scrape's object or its entry.
+     * A column of {@link #metricsAt}, NaN when the pod in this slot has no fresh scrape: read from the rows' copies,
+     * without the scrape's object or its entry.
      */
-    public double freshThroughputAt(int slot) {
-        return metricsRows.fresh(slot, metricsNowNanos, metricsStaleAfterNanos)
-                ? metricsRows.generationThroughput(slot) : Double.NaN;
-    }
-
-    /** {@link #metricsAt}'s mean prefill time, NaN without a fresh scrape (see {@link #freshThroughputAt}). */
-    public double freshAvgPrefillMillisAt(int slot) {
-        return metricsRows.fresh(slot, metricsNowNanos, metricsStaleAfterNanos) ? metricsRows.avgPrefillMillis(slot)
-                : Double.NaN;
-    }
-
-    /** {@link #metricsAt}'s KV cache use, NaN without a fresh scrape (see {@link #freshThroughputAt}). */
-    public double freshKvUsageAt(int slot) {
-        return metricsRows.fresh(slot, metricsNowNanos, metricsStaleAfterNanos) ? metricsRows.kvCacheUsage(slot)
-                : Double.NaN;
+    public double freshMetricAt(int slot, MetricsRows.Column column) {
+        return metricsRows.fresh(column, slot, metricsNowNanos, metricsStaleAfterNanos);
     }
 
     /** {@link #runningIfObserved} of the pod in this slot ({@link #slotsOf}). */

@@ -149,7 +149,8 @@ class SlotRowsTest {
             int slot = viaRows.slotsOf(model.prefillPods())[model.prefillPods().indexOf(pod)];
             assertThat(viaRows.activeTokensAt(slot)).as(pod.id()).isEqualTo(byId.activeTokens(pod));
             assertThat(viaRows.kvTokensAt(slot)).as(pod.id()).isEqualTo(byId.kvTokens(pod));
-            assertThat(Double.valueOf(viaRows.freshAvgPrefillMillisAt(slot))).as(pod.id()) // what conductor reads
+            double avgPrefill = viaRows.freshMetricAt(slot, MetricsRows.Column.AVG_PREFILL_MILLIS); // conductor's read
+            assertThat(Double.valueOf(avgPrefill)).as(pod.id())
                     .isEqualTo(Double.valueOf(byId.metrics(pod).avgPrefillMillis()));
         }
         // A subset of the prefill side (the stddev skip's kept pods, what predicted_ttft scores) is read by slot too:

@@ -1,9 +1,10 @@
 package io.pdgateway.core.routing.score;
 
+import io.pdgateway.core.model.MetricsRows.Column;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.routing.ClusterLoad;
-import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
+import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.RoutingContext;
 import io.pdgateway.core.routing.Scorer;
 import java.util.List;
@@ -55,7 +56,7 @@ public final class ConductorPrefillScorer implements Scorer {
             // An idle pod's queue is 0 whatever its average: its scrape is read only for a pod with work queued.
             double queue = 0;
             if (inFlight > 0) {
-                double avgPrefill = slots != null ? bySlot.freshAvgPrefillMillisAt(slots[i])
+                double avgPrefill = slots != null ? bySlot.freshMetricAt(slots[i], Column.AVG_PREFILL_MILLIS)
                         : context.load().metrics(candidates.get(i)).avgPrefillMillis();
                 queue = inFlight * queuedPrefillMillis(avgPrefill);
             }

@@ -1,10 +1,11 @@
 package io.pdgateway.core.routing.score;
 
+import io.pdgateway.core.model.MetricsRows.Column;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.routing.ClusterLoad;
-import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
+import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.LoadView;
 import java.util.List;
 
@@ -93,8 +94,8 @@ public final class DecodeInputs {
             if (slots != null) {
                 // The rows' copies: the scrape's own object and its entry are each one more cache miss per pod (JFR:
                 // a fifth of a 4,096-pod prefix_cache decision was these reads).
-                throughput = bySlot.freshThroughputAt(slots[i]);
-                kvUsage = bySlot.freshKvUsageAt(slots[i]);
+                throughput = bySlot.freshMetricAt(slots[i], Column.GENERATION_THROUGHPUT);
+                kvUsage = bySlot.freshMetricAt(slots[i], Column.KV_CACHE_USAGE);
                 running = bySlot.runningIfObservedAt(slots[i]);
             } else {
                 Pod pod = pods.get(i);

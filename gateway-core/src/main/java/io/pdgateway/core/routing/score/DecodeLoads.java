@@ -1,10 +1,11 @@
 package io.pdgateway.core.routing.score;
 
+import io.pdgateway.core.model.MetricsRows.Column;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.routing.ClusterLoad;
-import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.DecisionBuffers.Use;
+import io.pdgateway.core.routing.DecisionBuffers;
 import io.pdgateway.core.routing.LoadView;
 import java.util.List;
 
@@ -60,8 +61,9 @@ public final class DecodeLoads {
         for (int i = 0; i < n; i++) {
             if (slots != null) {
                 int slot = slots[i];
-                throughput[i] = bySlot.freshThroughputAt(slot); // the rows' copies: see DecodeInputs.compute
-                kvUsage[i] = bySlot.freshKvUsageAt(slot);
+                // the rows' copies: see DecodeInputs.compute
+                throughput[i] = bySlot.freshMetricAt(slot, Column.GENERATION_THROUGHPUT);
+                kvUsage[i] = bySlot.freshMetricAt(slot, Column.KV_CACHE_USAGE);
                 running[i] = bySlot.runningRequestsAt(slot);
                 tokens[i] = bySlot.decodeTokensAt(slot);
                 ageSeconds[i] = bySlot.decodeAgeSecondsAt(slot); // beside the tokens: the same ledger entry
