@@ -15,6 +15,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -136,9 +141,9 @@ class LedgerRowsTest {
             charge(model, "p" + i, "d" + i, 1).releaseAll();
         }
         assertRowsReadAsMaps(model);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-        List<java.util.concurrent.Future<?>> writers = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        AtomicBoolean done = new AtomicBoolean();
+        List<Future<?>> writers = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
             int thread = t;
             writers.add(pool.submit(() -> {
@@ -157,8 +162,8 @@ class LedgerRowsTest {
             rows.refresh(model, requests, tokens, remote);
             refreshes++;
         }
-        for (java.util.concurrent.Future<?> writer : writers) {
-            writer.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        for (Future<?> writer : writers) {
+            writer.get(60, TimeUnit.SECONDS);
         }
         pool.shutdown();
         assertThat(refreshes).as("refreshes raced the writers").isPositive();
