@@ -155,8 +155,9 @@ public final class OverheadReport {
                         cpu.idleMillisPerSecond()));
             }
         }
+        String host = host(size, settings);
         if (parts.isEmpty()) {
-            return "";
+            return host;
         }
         String line = String.format(Locale.ROOT, "proxy CPU a request at %.0f req/s (median of the rounds): %s",
                 settings.fixedRate(), String.join(", ", parts));
@@ -177,12 +178,28 @@ public final class OverheadReport {
                         ratio(variant.outsideCompilerMicrosPerRequest(), base.outsideCompilerMicrosPerRequest()));
             }
         }
-        return line + "\n";
+        return host + line + "\n";
     }
 
     /**
-     * Every search step, so targets can be compared at the same offered rate: "rate: p99 ms" with + (passed) or -, and
-     * a proxy's CPU a request in the step.
+     * The whole host's CPU a request per target, the rig's (load generator, simulated pods) and the proxy's together:
+     * on a host whose cores the rig shares, what a target's rate is bounded by once they are all busy.
+     */
+    static String host(SizeResult size, OverheadSettings settings) {
+        List<String> parts = new ArrayList<>();
+        for (TargetResult target : size.targets()) {
+            if (!Double.isNaN(target.hostMicrosPerRequest())) {
+                parts.add(String.format(Locale.ROOT, "%s %.0f µs", target.target(), target.hostMicrosPerRequest()));
+            }
+        }
+        return parts.isEmpty() ? "" : String.format(Locale.ROOT, "host CPU a request at %.0f req/s (every process on "
+                + "it, median of the rounds): %s%n", settings.fixedRate(), String.join(", ", parts));
+    }
+
+    /**
+     * Every search step, so targets can be compared at the same offered rate: "rate: p99 ms" with + (passed) or -, a
+     * proxy's CPU a request in the step and how many of the host's cores the step kept busy (a step near all of them
+     * ran out of CPU, whatever its p99 says).
      */
     static String steps(SizeResult size) {
         StringBuilder out = new StringBuilder();
@@ -192,12 +209,15 @@ public final class OverheadReport {
             }
             List<String> steps = new ArrayList<>();
             for (RateStep step : target.search().steps()) {
-                steps.add(String.format(Locale.ROOT, "%.0f: %.1f%s%s%s", step.offeredRate(), step.p99Millis(),
+                steps.add(String.format(Locale.ROOT, "%.0f: %.1f%s%s%s%s", step.offeredRate(), step.p99Millis(),
                         step.errors() > 0 ? " (" + step.errors() + " errors)" : "", step.passed() ? " +" : " -",
                         Double.isNaN(step.cpuMicrosPerRequest()) ? ""
-                                : String.format(Locale.ROOT, " %.0fµs", step.cpuMicrosPerRequest())));
+                                : String.format(Locale.ROOT, " %.0fµs", step.cpuMicrosPerRequest()),
+                        Double.isNaN(step.hostCoresBusy()) ? ""
+                                : String.format(Locale.ROOT, " %.2fc", step.hostCoresBusy())));
             }
-            out.append(String.format(Locale.ROOT, "  %-10s search, req/s: p99 TTFT ms: %s%n", target.target(),
+            out.append(String.format(Locale.ROOT, "  %-10s search, req/s: p99 TTFT ms (host cores busy): %s%n",
+                    target.target(),
                     String.join(", ", steps)));
         }
         return out.toString();
@@ -243,6 +263,7 @@ public final class OverheadReport {
                 number(t, "cpuMicrosPerRequest", target.cpu().microsPerRequest());
                 number(t, "compilerCpuMicrosPerRequest", target.cpu().compilerMicrosPerRequest());
                 number(t, "idleCpuMillisPerSecond", target.cpu().idleMillisPerSecond());
+                number(t, "hostCpuMicrosPerRequest", target.hostMicrosPerRequest());
                 if (target.search() != null) {
                     ObjectNode search = t.putObject("rateSearch");
                     number(search, "sustainedRate", target.search().sustainedRate());
@@ -257,6 +278,7 @@ public final class OverheadReport {
                         number(st, "ttftP99Ms", step.p99Millis());
                         st.put("passed", step.passed());
                         number(st, "cpuMicrosPerRequest", step.cpuMicrosPerRequest());
+                        number(st, "hostCoresBusy", step.hostCoresBusy());
                     }
                 }
             }

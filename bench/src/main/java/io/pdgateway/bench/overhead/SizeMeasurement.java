@@ -96,16 +96,21 @@ final class SizeMeasurement {
         Map<String, List<Double>> compiler = new LinkedHashMap<>();
         Map<String, List<Double>> outside = new LinkedHashMap<>();
         Map<String, List<Double>> p99s = new LinkedHashMap<>();
+        Map<String, List<Double>> host = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : inRoundOrder(targets, round)) {
                 ProcessCpu process = processes.getOrDefault(target.getKey(), ProcessCpu.NONE);
                 long before = process.nanos();
                 long compiledBefore = process.compilerNanos();
+                HostCpu hostBefore = HostCpu.read();
                 RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
                         sliceSeconds, round), "  " + target.getKey() + " round " + (round + 1) + " ");
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
+                HostCpu hostAfter = HostCpu.read();
                 RunSummary summary = RunSummary.of(slice, NO_SLO);
                 int requests = summary.requests();
+                host.computeIfAbsent(target.getKey(), k -> new ArrayList<>())
+                        .add(hostAfter.microsPerRequestSince(hostBefore, requests));
                 p99s.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(summary.ttft().p99());
                 double micros = ProcessCpu.microsPerRequest(before, process.nanos(), requests);
                 double compiling = ProcessCpu.microsPerRequest(compiledBefore, process.compilerNanos(), requests);
@@ -143,7 +148,7 @@ final class SizeMeasurement {
         fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
                 new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN),
                         median(outside.get(name))),
-                p99s.get(name))));
+                p99s.get(name), median(host.get(name)))));
         return new SizeResult(scenario, promptTokens, results);
     }
 
@@ -181,17 +186,22 @@ final class SizeMeasurement {
                 double seconds = OverheadSettings.seconds(settings.stepSeconds(), rate.getAsDouble());
                 ProcessCpu process = processes.getOrDefault(entry.getKey(), ProcessCpu.NONE);
                 long before = process.nanos();
+                HostCpu hostBefore = HostCpu.read();
                 RunRecording run = runLoad(targets.get(entry.getKey()), workload(promptTokens, rate.getAsDouble(),
                         seconds, SEARCH_SEED + round), String.format(Locale.ROOT,
                         "  %s search %.0f req/s ", entry.getKey(), rate.getAsDouble()));
                 long after = process.nanos();
+                HostCpu hostAfter = HostCpu.read();
+                double coresBusy = hostAfter.coresBusySince(hostBefore);
                 RunSummary summary = RunSummary.of(run, NO_SLO);
                 RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
-                        summary.ttft().p99(), false, ProcessCpu.microsPerRequest(before, after, summary.requests())));
-                out.printf(Locale.ROOT, "    p99 TTFT %.2f ms (limit %.2f), %d errors: %s%s%n", judged.p99Millis(),
-                        search.limitMillis(), judged.errors(), judged.passed() ? "sustained" : "not sustained",
+                        summary.ttft().p99(), false, ProcessCpu.microsPerRequest(before, after, summary.requests()),
+                        coresBusy));
+                out.printf(Locale.ROOT, "    p99 TTFT %.2f ms (limit %.2f), %d errors: %s%s; host: %.2f of %d cores busy%n",
+                        judged.p99Millis(), search.limitMillis(), judged.errors(),
+                        judged.passed() ? "sustained" : "not sustained",
                         Double.isNaN(judged.cpuMicrosPerRequest()) ? "" : String.format(Locale.ROOT,
-                                "; %.0f µs of CPU a request", judged.cpuMicrosPerRequest()));
+                                "; %.0f µs of CPU a request", judged.cpuMicrosPerRequest()), coresBusy, hostAfter.cpus());
             }
         }
     }

@@ -10,16 +10,24 @@ import java.util.List;
  * @param search null when the search was skipped
  * @param cpu the proxy's CPU, {@link ProxyCpu#NONE} for a target without a process of its own
  * @param roundTtftP99s each fixed-rate round's own first-token p99, ms, in the order run (the table's p99 pools them)
+ * @param hostMicrosPerRequest the whole host's CPU a request in the fixed-rate rounds (the median of the rounds'):
+ *     the rig's share and the proxy's together, NaN where unknown
  */
 public record TargetResult(String target, RunReport fixedRate, RateSearch search, ProxyCpu cpu,
-        List<Double> roundTtftP99s) {
+        List<Double> roundTtftP99s, double hostMicrosPerRequest) {
     public TargetResult {
         roundTtftP99s = List.copyOf(roundTtftP99s);
     }
 
     /** A target without CPU figures or rounds of its own. */
     public TargetResult(String target, RunReport fixedRate, RateSearch search) {
-        this(target, fixedRate, search, ProxyCpu.NONE, List.of());
+        this(target, fixedRate, search, ProxyCpu.NONE, List.of(), Double.NaN);
+    }
+
+    /** A target without the host's CPU figure. */
+    public TargetResult(String target, RunReport fixedRate, RateSearch search, ProxyCpu cpu,
+            List<Double> roundTtftP99s) {
+        this(target, fixedRate, search, cpu, roundTtftP99s, Double.NaN);
     }
 
     /** The median of its rounds' p99s: one round's stall, whichever target it hits, does not decide it. */

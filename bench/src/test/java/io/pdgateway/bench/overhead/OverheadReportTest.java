@@ -75,6 +75,24 @@ class OverheadReportTest {
     }
 
     @Test
+    void theHostsCpuARequest_isReportedForEveryTarget_andEachStepsBusyCores() {
+        OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
+                null, false, List.of());
+        RateSearch search = new RateSearch(DIRECT_P99, 40, 80, 1, 0.1);
+        search.next();
+        search.record(new RateStep(40, 160, 0, 2.5, false, Double.NaN, 1.96));
+        SizeResult size = new SizeResult(PdOverheadBenchmark.scenario("vllm"), 256, List.of(
+                new TargetResult(PdOverheadBenchmark.CLIENT_LEGS, null, search, ProxyCpu.NONE, List.of(), 1_200),
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(600, 0, 5, 600), List.of(),
+                        1_850)));
+
+        assertThat(OverheadReport.cpu(size, settings)).startsWith("host CPU a request at 40 req/s (every process on "
+                + "it, median of the rounds): client legs 1200 µs, pd-gateway 1850 µs\nproxy CPU a request");
+        assertThat(OverheadReport.steps(size)).contains("40: 2.5 + 1.96c");
+        assertThat(OverheadReport.cpu(size(300, 100, 300), settings)).isEmpty();
+    }
+
+    @Test
     void aGatewayVariantsCpu_isSetAgainstTheDeployedGateways_withAndWithoutItsCompiler() {
         OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
                 null, false, List.of(GatewayVariant.parse("heap=-Xms1g -Xmx1g")));
