@@ -5,6 +5,7 @@ import io.pdgateway.bench.overhead.OverheadBenchmark;
 import io.pdgateway.bench.overhead.OverheadReport;
 import io.pdgateway.bench.overhead.OverheadSettings;
 import io.pdgateway.bench.overhead.PdOverheadBenchmark;
+import io.pdgateway.bench.overhead.RateSearch;
 import io.pdgateway.bench.overhead.SizeResult;
 import io.pdgateway.bench.overhead.TargetResult;
 import io.pdgateway.workload.report.Environment;
@@ -89,8 +90,9 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     double searchMax;
 
-    @Option(names = "--search-steps", defaultValue = "8", description = "Steps per rate search (a failing rate is "
-            + "measured twice), 0 to skip the search (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--search-steps", defaultValue = RateSearch.DEFAULT_STEPS, description = "Steps per rate search "
+            + "at most (a failing rate is measured twice; most searches end sooner, at 10 % resolution), 0 to skip "
+            + "the search (default: ${DEFAULT-VALUE}).")
     int searchSteps;
 
     @Option(names = "--step-seconds", defaultValue = "4", description = "Seconds per search step at least; longer "

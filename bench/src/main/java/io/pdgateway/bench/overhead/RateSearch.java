@@ -27,6 +27,12 @@ import java.util.OptionalDouble;
 public final class RateSearch {
     /** A step fails once p99 exceeds this multiple of the baseline p99 (the direct path's, in the overhead bench). */
     public static final double P99_LIMIT_FACTOR = 2.0;
+    /**
+     * The overhead benchmark's step budget: enough for a search from 80 to 3,200 a second to bisect to 10 % wherever
+     * its knee lies, every failure measured twice (at most 15 steps). With 8 the budget, not the resolution, ended
+     * most searches, a bracket of a third or a half wide: 960 reported where the knee lay anywhere below 1,280.
+     */
+    public static final String DEFAULT_STEPS = "16";
     static final double GROWTH = 2.0;
     /** A target failing even at a tenth of the start rate is broken, not slow: the search gives up there. */
     static final double MIN_SHARE_OF_START = 0.1;

@@ -49,6 +49,18 @@ class RateSearchTest {
     }
 
     @Test
+    void theDefaultBudget_bisectsToTheResolution_whereverTheKneeLies() {
+        for (double knee = 85; knee < 3200; knee += 37) {
+            RateSearch search = new RateSearch(BASELINE, 80, 3200, Integer.parseInt(RateSearch.DEFAULT_STEPS), 0.1);
+
+            run(search, knee(knee));
+
+            assertThat(search.sustainedRate()).as("knee %.0f", knee).isLessThanOrEqualTo(knee)
+                    .isGreaterThanOrEqualTo(knee / 1.1);
+        }
+    }
+
+    @Test
     void stopsAfterItsSteps() {
         RateSearch search = new RateSearch(BASELINE, 25, 3200, 3, 0.1);
 
