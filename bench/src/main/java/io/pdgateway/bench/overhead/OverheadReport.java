@@ -183,7 +183,9 @@ public final class OverheadReport {
 
     /**
      * The whole host's CPU a request per target, the rig's (load generator, simulated pods) and the proxy's together:
-     * on a host whose cores the rig shares, what a target's rate is bounded by once they are all busy.
+     * on a host whose cores the rig shares, what a target's rate is bounded by once they are all busy. Every process
+     * counts in every round, the targets not being measured too (a gateway idling between its rounds still scrapes the
+     * pod), so each figure carries the same background and the targets differ by what their requests cost.
      */
     static String host(SizeResult size, OverheadSettings settings) {
         List<String> parts = new ArrayList<>();
