@@ -220,13 +220,18 @@ public final class PrefillModels {
     }
 
     static void copyFields(PodQueue queue, long nowNanos, double[] into, int at) {
-        into[at] = queue.fixedTerm; // PrefillState's layout, from the queue's copy of the fit
+        copyFit(queue, into, at);
+        into[at + PrefillState.HEAD_PROGRESS] = queue.headProgressMillis(nowNanos);
+    }
+
+    /** PrefillState's layout but the head's progress (which depends on the time): the fit and the queue's sums. */
+    static void copyFit(PodQueue queue, double[] into, int at) {
+        into[at] = queue.fixedTerm; // from the queue's copy of the fit
         into[at + 1] = queue.tokenTerm;
         into[at + 2] = queue.attentionTerm;
         into[at + PrefillState.LEGS] = queue.legs;
         into[at + PrefillState.TOKENS] = queue.tokens;
         into[at + PrefillState.ATTENTION] = queue.attention;
-        into[at + PrefillState.HEAD_PROGRESS] = queue.headProgressMillis(nowNanos);
     }
 
     /** A leg was sent to the pod. */

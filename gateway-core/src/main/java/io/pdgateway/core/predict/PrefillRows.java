@@ -80,13 +80,7 @@ public final class PrefillRows {
     }
 
     private void copyFields(PrefillModels.PodQueue queue, int slot) {
-        int at = slot * PrefillState.WIDTH;
-        states[at] = queue.fixedTerm;
-        states[at + 1] = queue.tokenTerm;
-        states[at + 2] = queue.attentionTerm;
-        states[at + PrefillState.LEGS] = queue.legs;
-        states[at + PrefillState.TOKENS] = queue.tokens;
-        states[at + PrefillState.ATTENTION] = queue.attention;
+        PrefillModels.copyFit(queue, states, slot * PrefillState.WIDTH);
         headStarted[slot] = queue.headStartedNanos;
         fadeDueAfter[slot] = queue.fadeDueAfterNanos();
     }
