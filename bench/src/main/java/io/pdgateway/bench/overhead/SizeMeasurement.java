@@ -197,11 +197,12 @@ final class SizeMeasurement {
                 RateStep judged = search.record(new RateStep(rate.getAsDouble(), summary.requests(), summary.errors(),
                         summary.ttft().p99(), false, ProcessCpu.microsPerRequest(before, after, summary.requests()),
                         coresBusy));
-                out.printf(Locale.ROOT, "    p99 TTFT %.2f ms (limit %.2f), %d errors: %s%s; host: %.2f of %d cores busy%n",
-                        judged.p99Millis(), search.limitMillis(), judged.errors(),
+                out.printf(Locale.ROOT, "    p99 TTFT %.2f ms (limit %.2f), %d errors: %s%s; host: %.2f of %d cores "
+                        + "busy%n", judged.p99Millis(), search.limitMillis(), judged.errors(),
                         judged.passed() ? "sustained" : "not sustained",
                         Double.isNaN(judged.cpuMicrosPerRequest()) ? "" : String.format(Locale.ROOT,
-                                "; %.0f µs of CPU a request", judged.cpuMicrosPerRequest()), coresBusy, hostAfter.cpus());
+                                "; %.0f µs of CPU a request", judged.cpuMicrosPerRequest()),
+                        coresBusy, hostAfter.cpus());
             }
         }
     }

@@ -8,9 +8,9 @@ import java.util.function.IntConsumer;
  * Which slots of a model's rows ({@code LedgerRows}, {@code PrefillRows}, {@link MetricsRows}) had their entry change
  * since the rows last looked: one bit per slot, set by whichever thread changed the entry (one atomic OR, no
  * allocation, no lock), read and cleared by the model's next decision, which copies only those slots' entries into its
- * arrays instead of reading every pod's entry again. With thousands of pods those entries lie wherever the heap put them, so reading each one a
- * decision was a cache miss a pod and entry (a sixth of a decision at 4,096 pods for the ledgers alone); the arrays
- * are read in order.
+ * arrays instead of reading every pod's entry again. With thousands of pods those entries lie wherever the heap put
+ * them, so reading each one a decision was a cache miss a pod and entry (a sixth of a decision at 4,096 pods for the
+ * ledgers alone); the arrays are read in order.
  *
  * <p>A bit set for nothing only costs a copy that finds the same values, so a stale {@link Mark} (an entry dropped
  * from the rows, or one from an earlier snapshot's slots) is harmless; a change is never missed, because a writer

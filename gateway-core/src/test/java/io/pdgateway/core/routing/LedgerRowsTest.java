@@ -173,7 +173,8 @@ class LedgerRowsTest {
 
     @Test
     void aNewSnapshotOfAsManyPods_eachSlotAnotherPod_readsEachPodsOwnEntries() {
-        // The rows reuse their arrays for a snapshot of the same size: every slot must be refilled, not only empty ones.
+        // The rows reuse their arrays for a snapshot of the same size: every slot must be refilled, not only empty
+        // ones.
         ModelPods before = ModelPods.of("m", pairs(0, 4, "10.0.0.1"));
         charge(before, "p1", "d1", 100);
         charge(before, "p2", "d3", 30);

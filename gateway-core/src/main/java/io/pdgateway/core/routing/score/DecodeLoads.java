@@ -4,8 +4,8 @@ import io.pdgateway.core.model.MetricsRows.Column;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
 import io.pdgateway.core.routing.ClusterLoad;
-import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.DecisionBuffers;
+import io.pdgateway.core.routing.DecisionBuffers.Use;
 import io.pdgateway.core.routing.LoadView;
 import java.util.List;
 
