@@ -91,7 +91,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     double searchMax;
 
     @Option(names = "--search-steps", defaultValue = RateSearch.DEFAULT_STEPS, description = "Steps per rate search "
-            + "at most (a failing rate is measured twice; most searches end sooner, at 10 % resolution), 0 to skip "
+            + "at most (a failing rate is measured twice; most searches end sooner, at 10 %% resolution), 0 to skip "
             + "the search (default: ${DEFAULT-VALUE}).")
     int searchSteps;
 
