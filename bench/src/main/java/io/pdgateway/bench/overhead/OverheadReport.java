@@ -32,6 +32,7 @@ public final class OverheadReport {
             out.append(table(size).render());
             out.append(rounds(size));
             out.append(cpu(size, settings));
+            out.append(wakeups(size, settings));
             out.append(limit(size));
             out.append(ratios(size));
             out.append(steps(size));
@@ -182,6 +183,24 @@ public final class OverheadReport {
     }
 
     /**
+     * How each proxy's threads were scheduled in the fixed-rate rounds: how often they were put on a core per request,
+     * and each time how long they waited for it and ran on it. Two proxies with the same CPU a request can differ in
+     * their tails on shared cores by how long each wake-up holds a core.
+     */
+    static String wakeups(SizeResult size, OverheadSettings settings) {
+        List<String> parts = new ArrayList<>();
+        for (TargetResult target : size.targets()) {
+            Wakeups w = target.wakeups();
+            if (!Double.isNaN(w.perRequest())) {
+                parts.add(String.format(Locale.ROOT, "%s %.1f a request, each %.0f µs waiting and %.0f µs running",
+                        target.target(), w.perRequest(), w.waitMicrosEach(), w.runMicrosEach()));
+            }
+        }
+        return parts.isEmpty() ? "" : String.format(Locale.ROOT, "proxy threads put on a core at %.0f req/s (the JIT "
+                + "compiler's left out, the rounds pooled): %s%n", settings.fixedRate(), String.join("; ", parts));
+    }
+
+    /**
      * The whole host's CPU a request per target, the rig's (load generator, simulated pods) and the proxy's together:
      * on a host whose cores the rig shares, what a target's rate is bounded by once they are all busy. Every process
      * counts in every round, the targets not being measured too (a gateway idling between its rounds still scrapes the
@@ -266,6 +285,9 @@ public final class OverheadReport {
                 number(t, "compilerCpuMicrosPerRequest", target.cpu().compilerMicrosPerRequest());
                 number(t, "idleCpuMillisPerSecond", target.cpu().idleMillisPerSecond());
                 number(t, "hostCpuMicrosPerRequest", target.hostMicrosPerRequest());
+                number(t, "wakeupsPerRequest", target.wakeups().perRequest());
+                number(t, "wakeupWaitMicros", target.wakeups().waitMicrosEach());
+                number(t, "wakeupRunMicros", target.wakeups().runMicrosEach());
                 if (target.search() != null) {
                     ObjectNode search = t.putObject("rateSearch");
                     number(search, "sustainedRate", target.search().sustainedRate());

@@ -74,6 +74,11 @@ final class ProcessCpu {
         return ticks * NANOS_PER_TICK;
     }
 
+    /** How the process's threads (but its compiler's) have been scheduled so far; unknown where /proc does not say. */
+    Wakeups wakeups() {
+        return process == null ? Wakeups.UNKNOWN : Wakeups.of(process);
+    }
+
     /** utime + stime from a /proc stat line: the 14th and 15th fields, counted after the command's closing bracket. */
     static long cpuTicks(String stat) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");

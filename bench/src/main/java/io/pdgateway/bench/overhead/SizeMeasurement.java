@@ -97,18 +97,22 @@ final class SizeMeasurement {
         Map<String, List<Double>> outside = new LinkedHashMap<>();
         Map<String, List<Double>> p99s = new LinkedHashMap<>();
         Map<String, List<Double>> host = new LinkedHashMap<>();
+        Map<String, Wakeups> wakeups = new LinkedHashMap<>();
         for (int round = 0; round < settings.rounds(); round++) {
             for (Map.Entry<String, ? extends ChatTarget> target : inRoundOrder(targets, round)) {
                 ProcessCpu process = processes.getOrDefault(target.getKey(), ProcessCpu.NONE);
                 long before = process.nanos();
                 long compiledBefore = process.compilerNanos();
                 HostCpu hostBefore = HostCpu.read();
+                Wakeups wakeupsBefore = process.wakeups();
                 RunRecording slice = runLoad(target.getValue(), workload(promptTokens, settings.fixedRate(),
                         sliceSeconds, round), "  " + target.getKey() + " round " + (round + 1) + " ");
                 slices.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(slice);
                 HostCpu hostAfter = HostCpu.read();
+                Wakeups wakeupsAfter = process.wakeups();
                 RunSummary summary = RunSummary.of(slice, NO_SLO);
                 int requests = summary.requests();
+                wakeups.merge(target.getKey(), wakeupsAfter.since(wakeupsBefore, requests), Wakeups::plus);
                 host.computeIfAbsent(target.getKey(), k -> new ArrayList<>())
                         .add(hostAfter.microsPerRequestSince(hostBefore, requests));
                 p99s.computeIfAbsent(target.getKey(), k -> new ArrayList<>()).add(summary.ttft().p99());
@@ -148,7 +152,7 @@ final class SizeMeasurement {
         fixed.forEach((name, report) -> results.add(new TargetResult(name, report, searches.get(name),
                 new ProxyCpu(median(cpu.get(name)), median(compiler.get(name)), idle.getOrDefault(name, Double.NaN),
                         median(outside.get(name))),
-                p99s.get(name), median(host.get(name)))));
+                p99s.get(name), median(host.get(name)), wakeups.getOrDefault(name, Wakeups.UNKNOWN))));
         return new SizeResult(scenario, promptTokens, results);
     }
 

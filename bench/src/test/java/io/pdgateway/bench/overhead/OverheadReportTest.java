@@ -93,6 +93,23 @@ class OverheadReportTest {
     }
 
     @Test
+    void eachProxysScheduling_isReportedPerRequestAndPerTimeOnACore_andOnlyWhereItIsKnown() {
+        OverheadSettings settings = new OverheadSettings(List.of(256), 32, 80, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
+                null, false, List.of());
+        Wakeups gateway = new Wakeups(220_000_000, 92_000_000, 1_000, 0).since(Wakeups.ZERO, 250);
+        Wakeups nginx = new Wakeups(58_000_000, 59_000_000, 1_000, 0).since(Wakeups.ZERO, 200);
+        SizeResult size = new SizeResult("single hop", 256, List.of(
+                new TargetResult(OverheadBenchmark.DIRECT, null, null),
+                new TargetResult(OverheadBenchmark.GATEWAY, null, null, ProxyCpu.NONE, List.of(), Double.NaN, gateway),
+                new TargetResult(OverheadBenchmark.NGINX, null, null, ProxyCpu.NONE, List.of(), Double.NaN, nginx)));
+
+        assertThat(OverheadReport.wakeups(size, settings)).isEqualTo("proxy threads put on a core at 80 req/s (the JIT "
+                + "compiler's left out, the rounds pooled): pd-gateway 4.0 a request, each 92 µs waiting and 220 µs "
+                + "running; nginx 5.0 a request, each 59 µs waiting and 58 µs running\n");
+        assertThat(OverheadReport.wakeups(size(300, 100, 300), settings)).isEmpty();
+    }
+
+    @Test
     void aGatewayVariantsCpu_isSetAgainstTheDeployedGateways_withAndWithoutItsCompiler() {
         OverheadSettings settings = new OverheadSettings(List.of(256), 32, 40, 0, 400, 0, 3, 6, 80, 3200, 8, 4, 10_000,
                 null, false, List.of(GatewayVariant.parse("heap=-Xms1g -Xmx1g")));
