@@ -18,8 +18,8 @@ import java.util.stream.Stream;
  * @param slices    times put on a core; -1 when unknown (not Linux, no process, a thread gone between readings)
  * @param requests  the requests served over the interval; 0 in a reading
  */
-record Wakeups(long runNanos, long waitNanos, long slices, long requests) {
-    static final Wakeups UNKNOWN = new Wakeups(0, 0, -1, 0);
+public record Wakeups(long runNanos, long waitNanos, long slices, long requests) {
+    public static final Wakeups UNKNOWN = new Wakeups(0, 0, -1, 0);
     static final Wakeups ZERO = new Wakeups(0, 0, 0, 0);
 
     /** The process's threads and its descendants' (nginx serves from worker processes), but JIT compiler threads. */
@@ -53,7 +53,7 @@ record Wakeups(long runNanos, long waitNanos, long slices, long requests) {
         return new Wakeups(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]), 0);
     }
 
-    boolean known() {
+    public boolean known() {
         return slices >= 0;
     }
 
@@ -80,17 +80,17 @@ record Wakeups(long runNanos, long waitNanos, long slices, long requests) {
     }
 
     /** Times the threads were put on a core per request served; NaN when unknown or nothing was served. */
-    double perRequest() {
+    public double perRequest() {
         return known() && requests > 0 ? (double) slices / requests : Double.NaN;
     }
 
     /** Microseconds waited for a core each time; NaN when unknown or never scheduled. */
-    double waitMicrosEach() {
+    public double waitMicrosEach() {
         return known() && slices > 0 ? waitNanos / 1_000.0 / slices : Double.NaN;
     }
 
     /** Microseconds on a core each time; NaN when unknown or never scheduled. */
-    double runMicrosEach() {
+    public double runMicrosEach() {
         return known() && slices > 0 ? runNanos / 1_000.0 / slices : Double.NaN;
     }
 }
