@@ -5,6 +5,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -41,8 +43,7 @@ final class ProcessCpu {
             return -1;
         }
         long total = 0;
-        for (ProcessHandle handle : (Iterable<ProcessHandle>) Stream.concat(Stream.of(process),
-                process.descendants())::iterator) {
+        for (ProcessHandle handle : family(process)) {
             Optional<Duration> cpu = handle.info().totalCpuDuration();
             if (cpu.isEmpty()) {
                 return -1;
@@ -53,18 +54,17 @@ final class ProcessCpu {
     }
 
     /**
-     * Nanoseconds the process's JIT compiler threads have used so far: 0 for a process without any (nginx), -1 where
-     * /proc does not say or there is no process.
+     * Nanoseconds the JIT compiler threads of the process (and its descendants, as {@link #nanos}) have used so far: 0
+     * for a process without any (nginx), -1 where /proc does not say or there is no process.
      */
     long compilerNanos() {
         if (process == null) {
             return -1;
         }
-        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
         long ticks = 0;
-        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
-            for (Path thread : threads) {
-                if (Files.readString(thread.resolve("comm")).contains(COMPILER_THREAD)) {
+        try {
+            for (Path thread : threads(process)) {
+                if (isCompiler(thread)) {
                     ticks += cpuTicks(Files.readString(thread.resolve("stat")));
                 }
             }
@@ -72,6 +72,28 @@ final class ProcessCpu {
             return -1; // not Linux, or the process is gone; a thread that ends mid-read is a rare loss of one reading
         }
         return ticks * NANOS_PER_TICK;
+    }
+
+    /** The process and its descendants (nginx serves from worker processes), every one counted as the proxy. */
+    static List<ProcessHandle> family(ProcessHandle process) {
+        return Stream.concat(Stream.of(process), process.descendants()).toList();
+    }
+
+    /** The /proc directory of every thread of the process and its descendants (Linux only: elsewhere it throws). */
+    static List<Path> threads(ProcessHandle process) throws IOException {
+        List<Path> threads = new ArrayList<>();
+        for (ProcessHandle handle : family(process)) {
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(
+                    Path.of("/proc", Long.toString(handle.pid()), "task"))) {
+                tasks.forEach(threads::add);
+            }
+        }
+        return threads;
+    }
+
+    /** Whether the thread is one of HotSpot's JIT compiler threads. */
+    static boolean isCompiler(Path thread) throws IOException {
+        return Files.readString(thread.resolve("comm")).contains(COMPILER_THREAD);
     }
 
     /** How the process's threads (but its compiler's) have been scheduled so far; unknown where /proc does not say. */

@@ -1,10 +1,8 @@
 package io.pdgateway.bench.overhead;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 /**
  * How a proxy's threads were scheduled, from each thread's /proc/PID/task/TID/schedstat: how long they ran, how long
@@ -27,22 +25,17 @@ public record Wakeups(long runNanos, long waitNanos, long slices, long requests)
         long run = 0;
         long wait = 0;
         long slices = 0;
-        for (ProcessHandle handle : (Iterable<ProcessHandle>) Stream.concat(Stream.of(process),
-                process.descendants())::iterator) {
-            Path tasks = Path.of("/proc", Long.toString(handle.pid()), "task");
-            try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
-                for (Path thread : threads) {
-                    if (Files.readString(thread.resolve("comm")).contains(ProcessCpu.COMPILER_THREAD)) {
-                        continue;
-                    }
+        try {
+            for (Path thread : ProcessCpu.threads(process)) {
+                if (!ProcessCpu.isCompiler(thread)) {
                     Wakeups one = parse(Files.readString(thread.resolve("schedstat")));
                     run += one.runNanos;
                     wait += one.waitNanos;
                     slices += one.slices;
                 }
-            } catch (IOException | RuntimeException e) {
-                return UNKNOWN; // not Linux, no scheduler statistics, or the process ended mid-read
             }
+        } catch (IOException | RuntimeException e) {
+            return UNKNOWN; // not Linux, no scheduler statistics, or a thread or the process ended mid-read
         }
         return new Wakeups(run, wait, slices, 0);
     }
