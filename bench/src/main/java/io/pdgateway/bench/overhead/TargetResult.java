@@ -30,12 +30,6 @@ public record TargetResult(String target, RunReport fixedRate, RateSearch search
         this(target, fixedRate, search, cpu, roundTtftP99s, Double.NaN, Wakeups.UNKNOWN);
     }
 
-    /** A target without scheduling figures. */
-    public TargetResult(String target, RunReport fixedRate, RateSearch search, ProxyCpu cpu,
-            List<Double> roundTtftP99s, double hostMicrosPerRequest) {
-        this(target, fixedRate, search, cpu, roundTtftP99s, hostMicrosPerRequest, Wakeups.UNKNOWN);
-    }
-
     /** The median of its rounds' p99s: one round's stall, whichever target it hits, does not decide it. */
     public double medianRoundTtftP99() {
         return SizeMeasurement.median(roundTtftP99s);

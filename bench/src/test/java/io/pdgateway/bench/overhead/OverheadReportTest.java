@@ -82,9 +82,10 @@ class OverheadReportTest {
         search.next();
         search.record(new RateStep(40, 160, 0, 2.5, false, Double.NaN, 1.96));
         SizeResult size = new SizeResult(PdOverheadBenchmark.scenario("vllm"), 256, List.of(
-                new TargetResult(PdOverheadBenchmark.CLIENT_LEGS, null, search, ProxyCpu.NONE, List.of(), 1_200),
+                new TargetResult(PdOverheadBenchmark.CLIENT_LEGS, null, search, ProxyCpu.NONE, List.of(), 1_200,
+                        Wakeups.UNKNOWN),
                 new TargetResult(OverheadBenchmark.GATEWAY, null, null, new ProxyCpu(600, 0, 5, 600), List.of(),
-                        1_850)));
+                        1_850, Wakeups.UNKNOWN)));
 
         assertThat(OverheadReport.cpu(size, settings)).startsWith("host CPU a request at 40 req/s (every process on "
                 + "it, median of the rounds): client legs 1200 µs, pd-gateway 1850 µs\nproxy CPU a request");
