@@ -21,7 +21,7 @@ import java.util.List;
  * @param timeoutMillis a request taking longer is an error (fails its step)
  * @param nginx         nginx binary, or null to look it up
  * @param nettyReferences also measure {@link NettyReferenceProxy}'s two modes, each in a JVM of its own
- * @param gatewayVariants also measure a pd-gateway process with these JVM options, each (single hop)
+ * @param gatewayVariants also measure a pd-gateway process with these JVM options and settings, each
  */
 public record OverheadSettings(List<Integer> promptTokens, int outputTokens, double fixedRate, int warmupRequests,
         double warmupRate, double jitSettleSeconds, int rounds,

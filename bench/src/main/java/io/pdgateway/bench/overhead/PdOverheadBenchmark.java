@@ -64,7 +64,7 @@ public final class PdOverheadBenchmark {
         // The pods and the load generator on epoll as the gateway is: the rig, shared by every target, costs less.
         Vertx pods = Vertx.vertx(GatewayVertx.options());
         Vertx clients = Vertx.vertx(GatewayVertx.options());
-        GatewayChild gateway = null;
+        List<GatewayChild> gateways = new ArrayList<>();
         try {
             SimPod prefill = startPod(pods, engine, SimRole.PREFILL);
             SimPod decode = startPod(pods, engine, SimRole.DECODE);
@@ -72,7 +72,8 @@ public final class PdOverheadBenchmark {
             PodManifest.write(podFile, List.of(entry(engine, "prefill-0", prefill, SpecLabels.ROLE_PREFILL),
                     entry(engine, "decode-0", decode, SpecLabels.ROLE_DECODE)));
             out.printf(Locale.ROOT, "starting a pd-gateway process (ROUTING_ALGORITHM=pd over one %s pair)...%n", engine);
-            gateway = GatewayChild.start(podFile, Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD));
+            GatewayChild gateway = GatewayChild.start(podFile, Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD));
+            gateways.add(gateway);
             Map<String, ChatTarget> targets = new LinkedHashMap<>();
             targets.put(CLIENT_LEGS, PdLegsClient.open(clients, engine.equals("sglang") ? PdLegsClient.Protocol.SGLANG
                     : PdLegsClient.Protocol.VLLM, Endpoint.local(OverheadBenchmark.SIM_HOST, prefill.port()),
@@ -82,6 +83,14 @@ public final class PdOverheadBenchmark {
                     Endpoint.local("127.0.0.1", gateway.port()), LoopbackCluster.MODEL, Map.of()));
             Map<String, ProcessCpu> processes = new LinkedHashMap<>();
             ProcessCpu.of(gateway.pid()).ifPresent(cpu -> processes.put(OverheadBenchmark.GATEWAY, cpu));
+            for (GatewayVariant variant : settings.gatewayVariants()) {
+                out.println("starting " + variant.target() + " (" + variant.describe() + ")...");
+                GatewayChild child = GatewayChild.start(podFile, routingPd(variant), variant.jvmOptions());
+                gateways.add(child);
+                targets.put(variant.target(), StreamingChatClient.open(clients,
+                        Endpoint.local("127.0.0.1", child.port()), LoopbackCluster.MODEL, Map.of()));
+                ProcessCpu.of(child.pid()).ifPresent(cpu -> processes.put(variant.target(), cpu));
+            }
             SizeMeasurement measurement = new SizeMeasurement(settings, out);
             List<SizeResult> results = new ArrayList<>();
             for (int tokens : settings.promptTokens()) {
@@ -94,12 +103,17 @@ public final class PdOverheadBenchmark {
             }
             return results;
         } finally {
-            if (gateway != null) {
-                gateway.close();
-            }
+            gateways.forEach(GatewayChild::close);
             clients.close().await();
             pods.close().await();
         }
+    }
+
+    /** A variant's gateway settings, routing PD over the pair as the deployed gateway does unless it says otherwise. */
+    static Map<String, String> routingPd(GatewayVariant variant) {
+        Map<String, String> settings = new LinkedHashMap<>(variant.settings());
+        settings.putIfAbsent(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD);
+        return settings;
     }
 
     public static String scenario(String engine) {
