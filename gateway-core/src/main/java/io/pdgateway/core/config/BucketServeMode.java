@@ -1,10 +1,11 @@
 package io.pdgateway.core.config;
 
+import io.pdgateway.core.spec.SpecNamed;
 import java.util.List;
 import java.util.Optional;
 
 /** AIBRIX_BUCKET_SERVE_MODE: the unit adaptive bucket serving balances. */
-public enum BucketServeMode {
+public enum BucketServeMode implements SpecNamed {
     /** Spec default: prompt-token mass. */
     THROUGHPUT("throughput"),
     /** Request counts. */
@@ -17,16 +18,16 @@ public enum BucketServeMode {
     }
 
     public static Optional<BucketServeMode> named(String name) {
-        for (BucketServeMode mode : values()) {
-            if (mode.specName.equals(name)) {
-                return Optional.of(mode);
-            }
-        }
-        return Optional.empty();
+        return SpecNamed.find(values(), name);
     }
 
     public static List<String> specNames() {
-        return List.of(THROUGHPUT.specName, RPS.specName);
+        return SpecNamed.names(values());
+    }
+
+    @Override
+    public String specName() {
+        return specName;
     }
 
     @Override

@@ -1,10 +1,11 @@
 package io.pdgateway.core.config;
 
+import io.pdgateway.core.spec.SpecNamed;
 import java.util.List;
 import java.util.Optional;
 
 /** AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE: how the gateway turns a prompt into the tokens its prefix blocks hash. */
-public enum PrefixTokenizerType {
+public enum PrefixTokenizerType implements SpecNamed {
     /** Upstream's default (reference §7): the prompt's bytes, four to a token. */
     CHARACTER("character"),
     /** cl100k_base, a real BPE tokenizer, though not the model's own. */
@@ -31,16 +32,16 @@ public enum PrefixTokenizerType {
     }
 
     public static Optional<PrefixTokenizerType> named(String name) {
-        for (PrefixTokenizerType type : values()) {
-            if (type.specName.equals(name)) {
-                return Optional.of(type);
-            }
-        }
-        return Optional.empty();
+        return SpecNamed.find(values(), name);
     }
 
     public static List<String> specNames() {
-        return List.of(CHARACTER.specName, TIKTOKEN.specName, HUGGINGFACE.specName, REMOTE.specName);
+        return SpecNamed.names(values());
+    }
+
+    @Override
+    public String specName() {
+        return specName;
     }
 
     @Override

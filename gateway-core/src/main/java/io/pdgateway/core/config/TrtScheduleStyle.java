@@ -1,10 +1,11 @@
 package io.pdgateway.core.config;
 
+import io.pdgateway.core.spec.SpecNamed;
 import java.util.List;
 import java.util.Optional;
 
 /** AIBRIX_TRT_SCHEDULE_STYLE: whether TensorRT-LLM's generation leg waits for the context leg. */
-public enum TrtScheduleStyle {
+public enum TrtScheduleStyle implements SpecNamed {
     /** Spec default: the context (prefill) response first, then the generation request. */
     CONTEXT_FIRST("context_first"),
     /** Both legs at once, from the context worker's /server_info metadata. */
@@ -17,16 +18,16 @@ public enum TrtScheduleStyle {
     }
 
     public static Optional<TrtScheduleStyle> named(String name) {
-        for (TrtScheduleStyle style : values()) {
-            if (style.specName.equals(name)) {
-                return Optional.of(style);
-            }
-        }
-        return Optional.empty();
+        return SpecNamed.find(values(), name);
     }
 
     public static List<String> specNames() {
-        return List.of(CONTEXT_FIRST.specName, GENERATION_FIRST.specName);
+        return SpecNamed.names(values());
+    }
+
+    @Override
+    public String specName() {
+        return specName;
     }
 
     @Override

@@ -4,8 +4,8 @@ import io.pdgateway.core.routing.score.ConductorDecodeScorer;
 import io.pdgateway.core.routing.score.LoadBalancingDecodeScorer;
 import io.pdgateway.core.routing.score.RunningRequestsDecodeScorer;
 import io.pdgateway.core.routing.score.TokenLoadDecodeScorer;
+import io.pdgateway.core.spec.SpecNamed;
 import io.pdgateway.core.spec.SpecPolicies;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -14,7 +14,7 @@ import java.util.Optional;
  * The spec's step-4 policies (decodeScorePolicy, AIBRIX_DECODE_SCORE_POLICY), each with the cascade rules it changes.
  * The spec's names are the wire and config spelling; nothing outside this type compares them.
  */
-public enum DecodePolicy {
+public enum DecodePolicy implements SpecNamed {
     /** Spec default. */
     LOAD_BALANCING(SpecPolicies.LOAD_BALANCING, new LoadBalancingDecodeScorer(), true),
     LEAST_REQUEST(SpecPolicies.LEAST_REQUEST, new RunningRequestsDecodeScorer(), true),
@@ -37,26 +37,14 @@ public enum DecodePolicy {
 
     /** The policy a user names, case and surrounding blanks ignored; empty when no policy has that name. */
     public static Optional<DecodePolicy> named(String name) {
-        if (name == null) {
-            return Optional.empty();
-        }
-        String wanted = name.trim().toLowerCase(Locale.ROOT);
-        for (DecodePolicy policy : values()) {
-            if (policy.specName.equals(wanted)) {
-                return Optional.of(policy);
-            }
-        }
-        return Optional.empty();
+        return name == null ? Optional.empty() : SpecNamed.find(values(), name.trim().toLowerCase(Locale.ROOT));
     }
 
     public static List<String> specNames() {
-        List<String> names = new ArrayList<>();
-        for (DecodePolicy policy : values()) {
-            names.add(policy.specName);
-        }
-        return names;
+        return SpecNamed.names(values());
     }
 
+    @Override
     public String specName() {
         return specName;
     }

@@ -6,8 +6,8 @@ import io.pdgateway.core.routing.score.InFlightPrefillScorer;
 import io.pdgateway.core.routing.score.PredictedTtftScorer;
 import io.pdgateway.core.routing.score.PrefixCacheScorer;
 import io.pdgateway.core.routing.score.TokenLoadPrefillScorer;
+import io.pdgateway.core.spec.SpecNamed;
 import io.pdgateway.core.spec.SpecPolicies;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -17,7 +17,7 @@ import java.util.Optional;
  * request and how its token_load charge is computed. The spec's names are the wire and config spelling; nothing
  * outside this type compares them.
  */
-public enum PrefillPolicy {
+public enum PrefillPolicy implements SpecNamed {
     /** Spec default: (100 − match%) × 0.1 + reqs / max_reqs. */
     PREFIX_CACHE(SpecPolicies.PREFIX_CACHE, new PrefixCacheScorer(), true, false, false),
     LEAST_REQUEST(SpecPolicies.LEAST_REQUEST, new InFlightPrefillScorer(), false, false, false),
@@ -49,27 +49,15 @@ public enum PrefillPolicy {
 
     /** The policy a user names, case and surrounding blanks ignored; empty when no policy has that name. */
     public static Optional<PrefillPolicy> named(String name) {
-        if (name == null) {
-            return Optional.empty();
-        }
-        String wanted = name.trim().toLowerCase(Locale.ROOT);
-        for (PrefillPolicy policy : values()) {
-            if (policy.specName.equals(wanted)) {
-                return Optional.of(policy);
-            }
-        }
-        return Optional.empty();
+        return name == null ? Optional.empty() : SpecNamed.find(values(), name.trim().toLowerCase(Locale.ROOT));
     }
 
     /** Every policy's spec name, in declaration order (for messages and help texts). */
     public static List<String> specNames() {
-        List<String> names = new ArrayList<>();
-        for (PrefillPolicy policy : values()) {
-            names.add(policy.specName);
-        }
-        return names;
+        return SpecNamed.names(values());
     }
 
+    @Override
     public String specName() {
         return specName;
     }

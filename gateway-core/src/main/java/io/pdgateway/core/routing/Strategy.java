@@ -4,8 +4,8 @@ import io.pdgateway.core.routing.pick.LeastRunningPodPicker;
 import io.pdgateway.core.routing.pick.PrefixCachePodPicker;
 import io.pdgateway.core.routing.pick.RandomPodPicker;
 import io.pdgateway.core.routing.pick.SessionAffinityPodPicker;
+import io.pdgateway.core.spec.SpecNamed;
 import io.pdgateway.core.spec.SpecStrategies;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,7 +14,7 @@ import java.util.Optional;
  * others pick one pod that serves the whole request. The spec's names are the wire and config spelling (exact, as
  * upstream matches them); nothing outside this type compares them.
  */
-public enum Strategy {
+public enum Strategy implements SpecNamed {
     PD(SpecStrategies.PD, null),
     RANDOM(SpecStrategies.RANDOM, new RandomPodPicker()),
     LEAST_REQUEST(SpecStrategies.LEAST_REQUEST, new LeastRunningPodPicker()),
@@ -34,25 +34,14 @@ public enum Strategy {
 
     /** The strategy with exactly this name; empty for anything else. */
     public static Optional<Strategy> named(String name) {
-        if (name == null) {
-            return Optional.empty();
-        }
-        for (Strategy strategy : values()) {
-            if (strategy.specName.equals(name)) {
-                return Optional.of(strategy);
-            }
-        }
-        return Optional.empty();
+        return SpecNamed.find(values(), name);
     }
 
     public static List<String> specNames() {
-        List<String> names = new ArrayList<>();
-        for (Strategy strategy : values()) {
-            names.add(strategy.specName);
-        }
-        return names;
+        return SpecNamed.names(values());
     }
 
+    @Override
     public String specName() {
         return specName;
     }
