@@ -127,9 +127,13 @@ public final class PromQlSelectors {
         int end = closing(at, '(', ')');
         List<String> labels = new ArrayList<>();
         for (String label : text.substring(at + 1, end).split(",")) {
-            if (!label.isBlank()) {
-                labels.add(label.strip());
+            if (label.isBlank()) {
+                continue;
             }
+            if (labels.contains(label.strip())) { // a typo for another label, which then goes missing
+                throw new IllegalArgumentException("a label list names " + label.strip() + " twice in " + text);
+            }
+            labels.add(label.strip());
         }
         at = end + 1;
         return labels;

@@ -44,6 +44,13 @@ class PromQlSelectorsTest {
     }
 
     @Test
+    void aLabelGroupedByTwice_refused() {
+        assertThatThrownBy(() -> PromQlSelectors.parse(
+                "histogram_quantile(0.99, sum by (le, le) (rate(x_bucket[5m])))"))
+                .hasMessageContaining("names le twice");
+    }
+
+    @Test
     void selectorWithoutName_refused() {
         assertThatThrownBy(() -> PromQlSelectors.parse("sum({__name__=\"x\"})"))
                 .isInstanceOf(IllegalArgumentException.class);
