@@ -193,7 +193,7 @@ public final class GatewayServer {
                     HeldBodies.Account body = gateway.heldBodies.open();
                     connections.requestStarted(req, body::release);
                     front.handle(req, body);
-                }, gateway.clients)
+                }, front.undecodableRequests(options), gateway.clients)
                 .map(listeners -> {
                     gateway.listeners = listeners;
                     gateway.scraper.start();

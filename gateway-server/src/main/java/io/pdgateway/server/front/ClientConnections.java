@@ -110,8 +110,7 @@ public final class ClientConnections implements Handler<HttpConnection> {
         if (!(pipeline.get(StrictFramingDecoder.PIPELINE_NAME) instanceof VertxHttpRequestDecoder)) {
             return null;
         }
-        StrictFramingDecoder strict = new StrictFramingDecoder(options,
-                () -> metrics.rejected(OpenAiFront.INVALID_HTTP));
+        StrictFramingDecoder strict = new StrictFramingDecoder(options);
         if (pipeline.get(VERTX_H2C_HANDLER) == null) {
             pipeline.replace(StrictFramingDecoder.PIPELINE_NAME, StrictFramingDecoder.PIPELINE_NAME, strict);
             return null;

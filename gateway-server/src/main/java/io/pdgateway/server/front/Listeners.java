@@ -42,16 +42,18 @@ public final class Listeners {
      *
      * @param connections sees every accepted connection, on its loop
      * @param requests    handles every request, on its connection's loop
+     * @param undecodable answers a request whose head could not be decoded (on its loop; it never reaches requests)
      */
     public static Future<Listeners> start(Vertx vertx, int loops, HttpServerOptions options, String host, int port,
-            Handler<HttpConnection> connections, Handler<HttpServerRequest> requests, PodClients clients) {
+            Handler<HttpConnection> connections, Handler<HttpServerRequest> requests,
+            Handler<HttpServerRequest> undecodable, PodClients clients) {
         int listenPort = port != 0 ? port : -SHARED_RANDOM_PORTS.incrementAndGet();
         Listeners listeners = new Listeners(vertx);
         // Runs on each listener's own event loop: the server and the pod client it binds belong to that loop.
         Supplier<Deployable> listener = () -> context -> {
             clients.bindToThisThread();
             HttpServer server = vertx.createHttpServer(options).connectionHandler(connections)
-                    .requestHandler(requests);
+                    .requestHandler(requests).invalidRequestHandler(undecodable);
             listeners.servers.add(server);
             return server.listen(listenPort, host);
         };

@@ -20,8 +20,10 @@ import io.pdgateway.server.routing.RoutingService;
 import io.pdgateway.server.trace.HeaderGetters;
 import io.pdgateway.server.trace.RequestTrace;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
@@ -65,6 +67,11 @@ public final class OpenAiFront {
         this.pods = pods;
         this.draining = draining;
         this.apiKeys = apiKeys;
+    }
+
+    /** Answers, and counts, a request whose head the listener with these options could not decode. */
+    public Handler<HttpServerRequest> undecodableRequests(HttpServerOptions options) {
+        return UndecodableRequests.answering(options, up.metrics()::rejected);
     }
 
     /** @param body the request's account of held body bytes, given back when the request ends */

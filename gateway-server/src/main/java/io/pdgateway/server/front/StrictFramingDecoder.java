@@ -12,8 +12,8 @@ import java.util.List;
  * the first, must answer 501 or 400 to an unknown coding, and closes the connection after either). Netty's
  * default drops the Content-Length and reads the body as chunked, which keeps the connection open: a proxy in front
  * that framed the same bytes by Content-Length then sees a different next request than the gateway (request
- * smuggling). On a decoding failure Vert.x answers 400 and closes the connection; the request never reaches the
- * front. The header is gone by the time the front sees the request, so this is the one place that can tell.
+ * smuggling). A decoding failure is answered 400 by {@link UndecodableRequests}, which closes the connection; the
+ * request never reaches the front. The header is gone by the time the front sees the request, so this is the one place that can tell.
  *
  * <p>It replaces Vert.x's own decoder in each HTTP/1.x connection's pipeline ({@link ClientConnections}), which ties
  * it to Vert.x's internal class: {@code ClientProtocolIT} fails if an upgrade changes what it relies on.
@@ -23,12 +23,8 @@ final class StrictFramingDecoder extends VertxHttpRequestDecoder {
     static final String PIPELINE_NAME = "httpDecoder";
     private static final String CHUNKED = "chunked";
 
-    private final Runnable refused;
-
-    /** @param refused told of every request refused for its framing (on the connection's event loop) */
-    StrictFramingDecoder(HttpServerOptions options, Runnable refused) {
+    StrictFramingDecoder(HttpServerOptions options) {
         super(options);
-        this.refused = refused;
     }
 
     /**
@@ -41,7 +37,6 @@ final class StrictFramingDecoder extends VertxHttpRequestDecoder {
     protected boolean isContentAlwaysEmpty(HttpMessage message) {
         List<String> encodings = message.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
         if (!encodings.isEmpty() && (encodings.size() > 1 || !CHUNKED.equalsIgnoreCase(encodings.get(0).strip()))) {
-            refused.run();
             throw new IllegalArgumentException("Transfer-Encoding other than exactly chunked");
         }
         return super.isContentAlwaysEmpty(message);
@@ -49,8 +44,7 @@ final class StrictFramingDecoder extends VertxHttpRequestDecoder {
 
     @Override
     protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
-        refused.run();
-        // Netty turns an exception while reading the headers into a failed message, which Vert.x answers with 400.
+        // Netty turns an exception while reading the headers into a failed message: UndecodableRequests answers 400.
         throw new IllegalArgumentException("both Content-Length and Transfer-Encoding");
     }
 }

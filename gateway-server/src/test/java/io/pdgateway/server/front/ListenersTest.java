@@ -54,7 +54,7 @@ class ListenersTest {
 
     private Listeners start(int loops, PodClients clients, Handler<HttpServerRequest> requests) {
         return Listeners.start(vertx, loops, new HttpServerOptions(), "127.0.0.1", 0, connection -> { }, requests,
-                clients).await();
+                request -> request.connection().close(), clients).await();
     }
 
     @Test

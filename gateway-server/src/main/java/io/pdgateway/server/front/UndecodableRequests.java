@@ -1,0 +1,45 @@
+package io.pdgateway.server.front;
+
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.function.Consumer;
+
+/**
+ * Answers a request whose head could not be decoded: a request line or header block over the listener's limits, or a
+ * head that breaks HTTP/1.1's framing rules ({@link StrictFramingDecoder}, Netty's own checks). The status is the one
+ * Vert.x gives (414, 431, else 400), now with an OpenAI-format body that names the limit or the fault instead of none,
+ * and the connection closes: nothing after an undecodable head can be framed. Each is counted under its reason.
+ */
+final class UndecodableRequests {
+    /** pd_gateway_rejected_requests_total reason, and the error code, of a request line over the limit. */
+    static final String URI_TOO_LONG = "uri_too_long";
+    /** pd_gateway_rejected_requests_total reason, and the error code, of a header block over the limit. */
+    static final String HEADERS_TOO_LARGE = "headers_too_large";
+
+    private UndecodableRequests() {}
+
+    /** @param rejected told each refusal's reason, on the connection's event loop */
+    static Handler<HttpServerRequest> answering(HttpServerOptions options, Consumer<String> rejected) {
+        return request -> {
+            ApiError error = errorFor(request.decoderResult().cause(), options);
+            rejected.accept(error.code());
+            OpenAiFront.respondAndClose(request, error);
+        };
+    }
+
+    static ApiError errorFor(Throwable cause, HttpServerOptions options) {
+        if (cause instanceof TooLongHttpLineException) {
+            return ApiError.of(414, "the request line is longer than " + options.getMaxInitialLineLength()
+                    + " bytes", URI_TOO_LONG);
+        }
+        if (cause instanceof TooLongHttpHeaderException) {
+            return ApiError.of(431, "the request headers are larger than " + options.getMaxHeaderSize() + " bytes",
+                    HEADERS_TOO_LARGE);
+        }
+        return ApiError.of(400, "malformed HTTP request" + (cause == null || cause.getMessage() == null ? ""
+                : ": " + cause.getMessage()), OpenAiFront.INVALID_HTTP);
+    }
+}
