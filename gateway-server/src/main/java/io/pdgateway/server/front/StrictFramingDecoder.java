@@ -13,7 +13,8 @@ import java.util.List;
  * default drops the Content-Length and reads the body as chunked, which keeps the connection open: a proxy in front
  * that framed the same bytes by Content-Length then sees a different next request than the gateway (request
  * smuggling). A decoding failure is answered 400 by {@link UndecodableRequests}, which closes the connection; the
- * request never reaches the front. The header is gone by the time the front sees the request, so this is the one place that can tell.
+ * request never reaches the front. The header is gone by the time the front sees the request, so this is the one
+ * place that can tell.
  *
  * <p>It replaces Vert.x's own decoder in each HTTP/1.x connection's pipeline ({@link ClientConnections}), which ties
  * it to Vert.x's internal class: {@code ClientProtocolIT} fails if an upgrade changes what it relies on.
