@@ -93,10 +93,11 @@ public final class OpenAiFront {
             respond(req.response(), ApiError.of(404, "no route for " + req.method() + " " + path, "not_found"));
             return;
         }
-        if (req.method() != allowed) {
-            req.response().putHeader(HttpHeaders.ALLOW, allowed.name());
+        if (!serves(allowed, req.method())) {
+            String methods = allowed == HttpMethod.GET ? "GET, HEAD" : allowed.name();
+            req.response().putHeader(HttpHeaders.ALLOW, methods);
             respond(req.response(), ApiError.of(405, req.method() + " is not allowed on " + path + "; use "
-                    + allowed, "method_not_allowed"));
+                    + methods, "method_not_allowed"));
             return;
         }
         if (allowed == HttpMethod.POST) {
@@ -128,6 +129,14 @@ public final class OpenAiFront {
             case "/debug/bucket-plan" -> debugBucketPlan(req);
             default -> throw new IllegalStateException("a GET route without a handler: " + path);
         }
+    }
+
+    /**
+     * Whether a route of this method serves a request of that one: HEAD wherever GET is (RFC 9110 §9.3.2), as a
+     * load balancer's or uptime checker's probe of /healthz or /v1/models sends it; Vert.x leaves the body out.
+     */
+    private static boolean serves(HttpMethod route, HttpMethod asked) {
+        return asked == route || route == HttpMethod.GET && asked == HttpMethod.HEAD;
     }
 
     /** OpenAI's answer to a missing or wrong key: 401, authentication_error, invalid_api_key. */

@@ -143,9 +143,21 @@ class ClientProtocolIT {
             assertThat(error.get("type").asText()).isEqualTo("invalid_request_error");
         }
         assertThat(getChat.headers().firstValue("Allow")).contains("POST");
-        assertThat(postModels.headers().firstValue("Allow")).contains("GET");
+        assertThat(postModels.headers().firstValue("Allow")).contains("GET, HEAD");
         assertThat(deleteUnknown.statusCode()).isEqualTo(404);
         assertThat(JSON.readTree(deleteUnknown.body()).at("/error/code").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void headWhereGetIsServed_headersWithoutABody_theConnectionKeptForTheNextRequest() throws Exception {
+        String answer = sendUntilClosed("HEAD /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+        assertThat(responses(answer)).as(answer).isEqualTo(2);
+        String head = answer.substring(0, answer.indexOf("HTTP/1.1 ", 1));
+        assertThat(head).startsWith("HTTP/1.1 200").contains("application/json").endsWith("\r\n\r\n")
+                .doesNotContain("my-model");
+        assertThat(answer.substring(head.length())).startsWith("HTTP/1.1 200").endsWith("ok");
     }
 
     @Test
