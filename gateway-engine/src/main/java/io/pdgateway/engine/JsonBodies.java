@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.core.json.JsonFaults;
 import java.io.IOException;
 
 /**
@@ -72,16 +73,16 @@ public final class JsonBodies {
 
     /** The refusal of a body with more after its JSON value, in the words {@link #refusal} gives the tree parser's. */
     public static EngineProtocolException trailingContent(JsonLocation location) {
-        return new EngineProtocolException("invalid JSON: more than one JSON value in the body" + where(location));
+        return new EngineProtocolException("invalid JSON: more than one JSON value in the body"
+                + JsonFaults.where(location));
     }
 
     /**
-     * What the client is told about JSON the parser refused: what is wrong and where, in the request's terms. The
-     * parser's own texts name its classes, features and token types (`StreamReadFeature...`, START_OBJECT, "bound as
-     * com.fasterxml..."), which mean nothing to a client and say which library parses the body.
+     * What the client is told about JSON the parser refused: what is wrong and where, in the request's terms
+     * ({@link JsonFaults}), the body's own limits and a second value after the first named as such.
      */
     public static EngineProtocolException refusal(JsonProcessingException e) {
-        String where = where(e.getLocation());
+        String where = JsonFaults.where(e.getLocation());
         if (e instanceof StreamConstraintsException) {
             return new EngineProtocolException("JSON beyond the accepted limits (at most " + MAX_NESTING_DEPTH
                     + " levels of nesting)" + where);
@@ -90,27 +91,7 @@ public final class JsonBodies {
         if (original.startsWith("Trailing token")) {
             return new EngineProtocolException("invalid JSON: more than one JSON value in the body" + where);
         }
-        return new EngineProtocolException("invalid JSON: " + plain(original) + where);
-    }
-
-    /** The parser's description cut before its source excerpt and internal names; a generic text if none is left. */
-    static String plain(String original) {
-        String text = original;
-        for (String cut : new String[] {"\n", " (for ", " (start marker", " at [Source", "[Source", " (bound as"}) {
-            int at = text.indexOf(cut);
-            if (at >= 0) {
-                text = text.substring(0, at);
-            }
-        }
-        text = text.replaceAll(" ?\\(of type [A-Z_]+\\)", "").strip();
-        return text.isEmpty() || text.contains("`") || text.contains("jackson") ? "malformed JSON" : text;
-    }
-
-    private static String where(JsonLocation location) {
-        if (location == null || location.getLineNr() < 1) {
-            return "";
-        }
-        return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return new EngineProtocolException("invalid JSON: " + JsonFaults.plain(original) + where);
     }
 
     /** A JSON value's kind as a client would name it: object, array, string, number, boolean, null. */

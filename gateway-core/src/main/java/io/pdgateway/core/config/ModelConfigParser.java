@@ -3,6 +3,7 @@ package io.pdgateway.core.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pdgateway.core.json.JsonFaults;
 import io.pdgateway.core.model.ModelConfig;
 import io.pdgateway.core.model.Profile;
 import io.pdgateway.core.model.RoutingConfig;
@@ -54,7 +55,7 @@ public final class ModelConfigParser {
         try {
             root = JSON.readTree(annotation);
         } catch (JsonProcessingException e) {
-            return new Result(null, "invalid JSON: " + e.getOriginalMessage());
+            return new Result(null, JsonFaults.describe(e));
         }
         if (root == null || !root.isObject()) {
             return new Result(null, "not a JSON object");

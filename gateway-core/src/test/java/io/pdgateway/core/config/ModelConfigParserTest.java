@@ -62,6 +62,16 @@ class ModelConfigParserTest {
         assertThat(result.error()).isNotBlank();
     }
 
+    @Test
+    void anUnclosedAnnotation_isDescribedByPlace_notByTheParsersInternals() {
+        ModelConfigParser.Result result =
+                ModelConfigParser.parse("{\"profiles\": {\"default\": {\"routingStrategy\": \"pd\",");
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.error()).startsWith("invalid JSON: Unexpected end-of-input").contains("at line 1, column ")
+                .doesNotContain("Source").doesNotContain("StreamReadFeature").doesNotContain("marker");
+    }
+
     /**
      * A routing key one level too high, a setting the gateway does not enforce and a typo still parse (the upstream
      * ignores them too), each named in a warning; the spec's own shapes warn of nothing.
