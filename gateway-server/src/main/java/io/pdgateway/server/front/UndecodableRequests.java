@@ -24,22 +24,29 @@ final class UndecodableRequests {
     /** @param rejected told each refusal's reason, on the connection's event loop */
     static Handler<HttpServerRequest> answering(HttpServerOptions options, Consumer<String> rejected) {
         return request -> {
-            ApiError error = errorFor(request.decoderResult().cause(), options);
-            rejected.accept(error.code());
-            OpenAiFront.respondAndClose(request, error);
+            Throwable cause = request.decoderResult().cause();
+            rejected.accept(reason(cause));
+            OpenAiFront.respondAndClose(request, errorFor(cause, options));
         };
     }
 
-    static ApiError errorFor(Throwable cause, HttpServerOptions options) {
+    /** The refusal's pd_gateway_rejected_requests_total reason: a closed set. */
+    static String reason(Throwable cause) {
         if (cause instanceof TooLongHttpLineException) {
-            return ApiError.of(414, "the request line is longer than " + options.getMaxInitialLineLength()
-                    + " bytes", URI_TOO_LONG);
+            return URI_TOO_LONG;
         }
-        if (cause instanceof TooLongHttpHeaderException) {
-            return ApiError.of(431, "the request headers are larger than " + options.getMaxHeaderSize() + " bytes",
-                    HEADERS_TOO_LARGE);
-        }
-        return ApiError.of(400, "malformed HTTP request" + (cause == null || cause.getMessage() == null ? ""
-                : ": " + cause.getMessage()), OpenAiFront.INVALID_HTTP);
+        return cause instanceof TooLongHttpHeaderException ? HEADERS_TOO_LARGE : OpenAiFront.INVALID_HTTP;
+    }
+
+    /** The answer: a limit by its name and size; any other fault as the 400 the front gives a bad Host header. */
+    static ApiError errorFor(Throwable cause, HttpServerOptions options) {
+        return switch (reason(cause)) {
+            case URI_TOO_LONG -> ApiError.of(414, "the request line is longer than "
+                    + options.getMaxInitialLineLength() + " bytes", URI_TOO_LONG);
+            case HEADERS_TOO_LARGE -> ApiError.of(431, "the request headers are larger than "
+                    + options.getMaxHeaderSize() + " bytes", HEADERS_TOO_LARGE);
+            default -> ApiError.of(400, "malformed HTTP request" + (cause == null || cause.getMessage() == null ? ""
+                    : ": " + cause.getMessage()), "invalid_request");
+        };
     }
 }

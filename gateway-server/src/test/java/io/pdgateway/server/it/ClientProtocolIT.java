@@ -63,7 +63,7 @@ class ClientProtocolIT {
         String answer = sendUntilClosed("POST " + CHAT + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 + "Content-Length: " + chunked.length() + "\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + smuggled);
 
-        assertThat(answer).startsWith("HTTP/1.1 400").contains("\"code\":\"invalid_http\"")
+        assertThat(answer).startsWith("HTTP/1.1 400").contains("\"code\":\"invalid_request\"")
                 .contains("both Content-Length and Transfer-Encoding");
         assertThat(responses(answer)).as("responses on the connection: " + answer).isEqualTo(1);
         assertThat(cluster.inferenceRequests("standard-0")).isEmpty();
