@@ -41,8 +41,8 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--pd", split = ",", paramLabel = "ENGINE", description = "Measure prefill/decode instead of one "
-            + "hop: per engine (vllm, sglang), a simulated prefill and decode pod driven by a client that runs both legs "
-            + "itself (the reference) and through a pd-gateway process routing PD over them.")
+            + "hop: per engine (vllm, sglang, trtllm), a simulated prefill and decode pod driven by a client that runs "
+            + "both legs itself (the reference) and through a pd-gateway process routing PD over them.")
     List<String> pdEngines;
 
     @Option(names = "--prompt-tokens", split = ",", defaultValue = "256,51200", description = "Prompt sizes in "
@@ -148,9 +148,10 @@ public final class BenchOverheadCommand implements Callable<Integer> {
         }
         notes.add(pd ? String.format(Locale.ROOT, "client legs = the load generator runs each request's prefill and "
                 + "decode legs itself on a simulated prefill and decode pod at time scale 1e-4 (vLLM: prefill, then the "
-                + "decode with the returned kv_transfer_params; SGLang: both at once with one bootstrap room); "
-                + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=pd over that pair; all on loopback with the load "
-                + "generator on %d cores", Runtime.getRuntime().availableProcessors())
+                + "decode with the returned kv_transfer_params; SGLang: both at once with one bootstrap room; "
+                + "TensorRT-LLM: the context_only leg, then the generation_only leg with its disaggregated_params); "
+                + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=pd over that pair; all on loopback with the "
+                + "load generator on %d cores", Runtime.getRuntime().availableProcessors())
                 : String.format(Locale.ROOT, "direct = a simulated vLLM pod at time scale 1e-4 (answers at once); "
                 + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=random over that pod; nginx = worker_processes "
                 + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",

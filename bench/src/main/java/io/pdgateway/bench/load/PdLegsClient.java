@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
+import io.pdgateway.engine.LegPlan;
+import io.pdgateway.engine.LegRequest;
 import io.pdgateway.engine.PrefillBodies;
 import io.pdgateway.engine.TopLevelJson;
+import io.pdgateway.engine.trtllm.TrtRequestIds;
+import io.pdgateway.engine.trtllm.TrtllmAdapter;
 import io.pdgateway.engine.vllm.VllmAdapter;
 import io.pdgateway.workload.run.ChunkGapSink;
 import io.pdgateway.workload.run.RequestResult;
@@ -21,6 +25,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,14 +41,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       once it answers, the client's body with the returned {@code kv_transfer_params} spliced in, streamed from
  *       the decode pod;</li>
  *   <li>SGLang: both legs at once, each carrying the prefill pod's bootstrap host and port and one random bootstrap
- *       room; the prefill leg is the one-token rewrite, the decode leg the client's body, streamed.</li>
+ *       room; the prefill leg is the one-token rewrite, the decode leg the client's body, streamed;</li>
+ *   <li>TensorRT-LLM ({@code context_first}): the one-token context leg with {@code disaggregated_params} of type
+ *       {@code context_only} and a fresh global {@code disagg_request_id}, then the client's body with the answer's
+ *       {@code disaggregated_params} as {@code generation_only}, streamed from the generation pod. The legs' bodies
+ *       are the engine adapter's: they are the protocol, not the gateway's overhead.</li>
  * </ul>
  * The first leg's body is prepared before the clock starts (a client has it before it sends); what depends on the
  * prefill's answer is built on the clock, as it must be. Every latency is timed from the first leg's send.
  */
 public final class PdLegsClient implements ChatTarget {
     /** The engines' PD protocols this client speaks. */
-    public enum Protocol { VLLM, SGLANG }
+    public enum Protocol { VLLM, SGLANG, TRTLLM }
+
+    /**
+     * The machine id of this client's TensorRT-LLM request ids: not the gateway's (AIBRIX_TRT_MACHINE_ID, 0 unless
+     * set), so the two, taking turns on the same pods, never send one id twice.
+     */
+    static final int TRT_MACHINE_ID = 1023;
 
     private final HttpClient prefillClient;
     private final StreamingChatClient decode;
@@ -52,6 +67,8 @@ public final class PdLegsClient implements ChatTarget {
     private final String prefillHost;
     private final int bootstrapPort;
     private final SplittableRandom rooms = new SplittableRandom(7);
+    private final TrtllmAdapter trtllm = new TrtllmAdapter(false, new TrtRequestIds(TRT_MACHINE_ID,
+            InstantSource.system()));
     private final List<Context> contexts = new ArrayList<>();
     private final AtomicInteger nextContext = new AtomicInteger();
     /** The last client body prepared and its first-leg pieces: a run repeats one prompt, so it is built once. */
@@ -104,12 +121,23 @@ public final class PdLegsClient implements ChatTarget {
             double startMillis, double lagMillis, ChunkGapSink gaps) {
         byte[] prefillLeg;
         long room = 0;
+        LegRequest trtLeg = null;
+        LegPlan trtPlan = null;
         synchronized (this) {
-            prefillLeg = prepare(body);
+            if (protocol == Protocol.TRTLLM) {
+                // A fresh request id each time: the context leg cannot be prepared once per body.
+                trtLeg = new LegRequest(prefill.chatPath(), body.getBytes(), null, null, null, null, null, null);
+                trtPlan = planTrtllm(trtLeg);
+                prefillLeg = trtPlan.prefillBody();
+            } else {
+                prefillLeg = prepare(body);
+            }
             if (protocol == Protocol.SGLANG) {
                 room = rooms.nextLong(Long.MAX_VALUE);
             }
         }
+        LegRequest contextLeg = trtLeg;
+        LegPlan contextPlan = trtPlan;
         long start = System.nanoTime();
         if (protocol == Protocol.SGLANG) {
             String bootstrap = bootstrapFields(room);
@@ -124,16 +152,18 @@ public final class PdLegsClient implements ChatTarget {
                         "prefill: " + answer.cause().getMessage()));
                 return;
             }
-            String kv;
+            byte[] decodeLeg;
             try {
-                kv = kvTransferParams(answer.result());
+                decodeLeg = contextPlan != null ? generationBody(contextLeg, contextPlan, answer.result())
+                        : splice(body.getBytes(), ",\"kv_transfer_params\":" + kvTransferParams(answer.result()));
             } catch (RuntimeException e) {
-                result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens, "prefill: " + e.getMessage()));
+                result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens,
+                        "prefill: " + e.getMessage()));
                 return;
             }
             long left = Math.max(1, timeoutMillis - (System.nanoTime() - start) / 1_000_000);
-            decode.sendTimedFrom(start, Buffer.buffer(splice(body.getBytes(), ",\"kv_transfer_params\":" + kv)),
-                    promptTokens, sessionKey, left, startMillis, lagMillis, gaps).onComplete(result);
+            decode.sendTimedFrom(start, Buffer.buffer(decodeLeg), promptTokens, sessionKey, left, startMillis,
+                    lagMillis, gaps).onComplete(result);
         });
         return result.future();
     }
@@ -153,6 +183,23 @@ public final class PdLegsClient implements ChatTarget {
             preparedFor = body.copy();
         }
         return prefillBody;
+    }
+
+    private LegPlan planTrtllm(LegRequest leg) {
+        try {
+            return trtllm.plan(leg);
+        } catch (EngineProtocolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** The generation leg: the client's body with the context answer's disaggregated_params. */
+    private byte[] generationBody(LegRequest leg, LegPlan plan, Buffer answer) {
+        try {
+            return trtllm.decodeBody(leg, plan, answer.getBytes());
+        } catch (EngineProtocolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     private String bootstrapFields(long room) {

@@ -33,7 +33,7 @@ import java.util.Map;
 public final class PdOverheadBenchmark {
     public static final String CLIENT_LEGS = "client legs";
     /** The engines the PD mode knows how to drive: their model.aibrix.ai/engine values. */
-    public static final List<String> ENGINES = List.of("vllm", "sglang");
+    public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm");
 
     private final OverheadSettings settings;
     private final List<String> engines;
@@ -75,8 +75,8 @@ public final class PdOverheadBenchmark {
             GatewayChild gateway = GatewayChild.start(podFile, Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD));
             gateways.add(gateway);
             Map<String, ChatTarget> targets = new LinkedHashMap<>();
-            targets.put(CLIENT_LEGS, PdLegsClient.open(clients, engine.equals("sglang") ? PdLegsClient.Protocol.SGLANG
-                    : PdLegsClient.Protocol.VLLM, Endpoint.local(OverheadBenchmark.SIM_HOST, prefill.port()),
+            targets.put(CLIENT_LEGS, PdLegsClient.open(clients, protocol(engine),
+                    Endpoint.local(OverheadBenchmark.SIM_HOST, prefill.port()),
                     Endpoint.local(OverheadBenchmark.SIM_HOST, decode.port()), prefill.bootstrapPort(),
                     LoopbackCluster.MODEL));
             targets.put(OverheadBenchmark.GATEWAY, StreamingChatClient.open(clients,
@@ -117,7 +117,19 @@ public final class PdOverheadBenchmark {
     }
 
     public static String scenario(String engine) {
-        return (engine.equals("sglang") ? "SGLang" : "vLLM") + " PD";
+        return switch (engine) {
+            case "sglang" -> "SGLang PD";
+            case "trtllm" -> "TensorRT-LLM PD";
+            default -> "vLLM PD";
+        };
+    }
+
+    private static PdLegsClient.Protocol protocol(String engine) {
+        return switch (engine) {
+            case "sglang" -> PdLegsClient.Protocol.SGLANG;
+            case "trtllm" -> PdLegsClient.Protocol.TRTLLM;
+            default -> PdLegsClient.Protocol.VLLM;
+        };
     }
 
     private static SimPod startPod(Vertx vertx, String engine, SimRole role) {

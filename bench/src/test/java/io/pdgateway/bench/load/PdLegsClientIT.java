@@ -2,6 +2,7 @@ package io.pdgateway.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pdgateway.engine.trtllm.TrtRequestIds;
 import io.pdgateway.sim.RecordedRequest;
 import io.pdgateway.sim.SimConfig;
 import io.pdgateway.sim.SimPod;
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The PD overhead benchmark's reference, a client running both legs itself, really does prefill/decode on simulated
- * vLLM and SGLang pairs: every answer streams whole from the decode pod, which took its KV from the prefill pod
- * instead of computing the prompt itself, and the prefill pod saw one one-token leg per request.
+ * vLLM, SGLang and TensorRT-LLM pairs: every answer streams whole from the decode pod, which took its KV from the
+ * prefill pod instead of computing the prompt itself, and the prefill pod saw one one-token leg per request.
  */
 class PdLegsClientIT {
     /** Loopback addresses of their own, apart from the other integration tests' pods. */
@@ -101,5 +102,29 @@ class PdLegsClientIT {
         assertThat(decodeRooms).containsExactlyInAnyOrderElementsOf(prefillRooms);
         assertThat(legs(decode)).allSatisfy(r -> assertThat(r.json().path("bootstrap_port").asInt())
                 .isEqualTo(prefill.bootstrapPort()));
+    }
+
+    @Test
+    @Timeout(60)
+    void trtllm_contextFirst_theGenerationLegCarriesTheContextAnswersParams() {
+        SimPod prefill = pod("trtllm", SimRole.PREFILL);
+        SimPod decode = pod("trtllm", SimRole.DECODE);
+
+        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.TRTLLM, prefill, decode));
+
+        assertThat(decode.kvMissing()).isZero();
+        List<Long> contextIds = legs(prefill).stream().map(r -> {
+            assertThat(r.json().path("max_tokens").asInt()).isEqualTo(1);
+            assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("context_only");
+            return r.json().at("/disaggregated_params/disagg_request_id").asLong();
+        }).toList();
+        assertThat(contextIds).hasSize(REQUESTS).doesNotHaveDuplicates()
+                .allSatisfy(id -> assertThat(id).isGreaterThanOrEqualTo(TrtRequestIds.MIN_GLOBAL_ID));
+        assertThat(legs(decode)).hasSize(REQUESTS).allSatisfy(r -> {
+            assertThat(r.json().path("max_tokens").asInt()).isEqualTo(OUTPUT_TOKENS);
+            assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("generation_only");
+        });
+        assertThat(legs(decode).stream().map(r -> r.json().at("/disaggregated_params/disagg_request_id").asLong()))
+                .containsExactlyInAnyOrderElementsOf(contextIds);
     }
 }
