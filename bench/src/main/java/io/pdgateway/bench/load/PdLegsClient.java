@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * A client that runs a prefill/decode request's two legs itself, with no gateway: the reference the gateway's PD
@@ -120,24 +121,24 @@ public final class PdLegsClient implements ChatTarget {
     public Future<RequestResult> send(Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
             double startMillis, double lagMillis, ChunkGapSink gaps) {
         byte[] prefillLeg;
+        // What the second leg sends, from the first leg's answer (SGLang sends both at once and never asks).
+        Function<Buffer, byte[]> secondLeg;
         long room = 0;
-        LegRequest trtLeg = null;
-        LegPlan trtPlan = null;
-        synchronized (this) {
-            if (protocol == Protocol.TRTLLM) {
-                // A fresh request id each time: the context leg cannot be prepared once per body.
-                trtLeg = new LegRequest(prefill.chatPath(), body.getBytes(), null, null, null, null, null, null);
-                trtPlan = planTrtllm(trtLeg);
-                prefillLeg = trtPlan.prefillBody();
-            } else {
+        if (protocol == Protocol.TRTLLM) {
+            // A fresh request id each time: the context leg cannot be prepared once per body.
+            LegRequest leg = new LegRequest(prefill.chatPath(), body.getBytes(), null, null, null, null, null, null);
+            LegPlan plan = planTrtllm(leg);
+            prefillLeg = plan.prefillBody();
+            secondLeg = answer -> generationBody(leg, plan, answer);
+        } else {
+            synchronized (this) {
                 prefillLeg = prepare(body);
+                if (protocol == Protocol.SGLANG) {
+                    room = rooms.nextLong(Long.MAX_VALUE);
+                }
             }
-            if (protocol == Protocol.SGLANG) {
-                room = rooms.nextLong(Long.MAX_VALUE);
-            }
+            secondLeg = answer -> splice(body.getBytes(), ",\"kv_transfer_params\":" + kvTransferParams(answer));
         }
-        LegRequest contextLeg = trtLeg;
-        LegPlan contextPlan = trtPlan;
         long start = System.nanoTime();
         if (protocol == Protocol.SGLANG) {
             String bootstrap = bootstrapFields(room);
@@ -154,8 +155,7 @@ public final class PdLegsClient implements ChatTarget {
             }
             byte[] decodeLeg;
             try {
-                decodeLeg = contextPlan != null ? generationBody(contextLeg, contextPlan, answer.result())
-                        : splice(body.getBytes(), ",\"kv_transfer_params\":" + kvTransferParams(answer.result()));
+                decodeLeg = secondLeg.apply(answer.result());
             } catch (RuntimeException e) {
                 result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens,
                         "prefill: " + e.getMessage()));
