@@ -91,7 +91,7 @@ public final class JsonBodies {
         if (original.startsWith("Trailing token")) {
             return new EngineProtocolException("invalid JSON: more than one JSON value in the body" + where);
         }
-        return new EngineProtocolException("invalid JSON: " + JsonFaults.plain(original) + where);
+        return new EngineProtocolException(JsonFaults.describe(e));
     }
 
     /** A JSON value's kind as a client would name it: object, array, string, number, boolean, null. */
