@@ -25,8 +25,9 @@ final class UndecodableRequests {
     static Handler<HttpServerRequest> answering(HttpServerOptions options, Consumer<String> rejected) {
         return request -> {
             Throwable cause = request.decoderResult().cause();
-            rejected.accept(reason(cause));
-            OpenAiFront.respondAndClose(request, errorFor(cause, options));
+            String reason = reason(cause);
+            rejected.accept(reason);
+            OpenAiFront.respondAndClose(request, errorFor(reason, cause, options));
         };
     }
 
@@ -39,8 +40,8 @@ final class UndecodableRequests {
     }
 
     /** The answer: a limit by its name and size; any other fault as the 400 the front gives a bad Host header. */
-    static ApiError errorFor(Throwable cause, HttpServerOptions options) {
-        return switch (reason(cause)) {
+    static ApiError errorFor(String reason, Throwable cause, HttpServerOptions options) {
+        return switch (reason) {
             case URI_TOO_LONG -> ApiError.of(414, "the request line is longer than "
                     + options.getMaxInitialLineLength() + " bytes", URI_TOO_LONG);
             case HEADERS_TOO_LARGE -> ApiError.of(431, "the request headers are larger than "
