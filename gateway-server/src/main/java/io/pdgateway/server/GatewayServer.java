@@ -10,6 +10,7 @@ import io.pdgateway.server.exchange.Upstreams;
 import io.pdgateway.core.config.FrontSettings;
 import io.pdgateway.server.front.ApiKeys;
 import io.pdgateway.server.front.ClientConnections;
+import io.pdgateway.server.front.CorsPolicy;
 import io.pdgateway.server.front.HeldBodies;
 import io.pdgateway.server.front.Listeners;
 import io.pdgateway.server.front.OpenAiFront;
@@ -172,8 +173,10 @@ public final class GatewayServer {
     public static Future<GatewayServer> start(Vertx vertx, PodSource pods, GatewaySettings settings,
             KvEventsSettings kvEvents, ModelTokenizers tokenizers, String host, int port, long seed, Tracing tracing) {
         ApiKeys apiKeys;
+        CorsPolicy cors;
         try {
             apiKeys = ApiKeys.load(settings);
+            cors = CorsPolicy.load(settings);
         } catch (IllegalArgumentException e) {
             return Future.failedFuture(e);
         }
@@ -183,7 +186,8 @@ public final class GatewayServer {
                 new PrerequisiteCache(vertx, gateway.clients.shared(), InstantSource.system()), tracing,
                 gateway.outliers, gateway.gates);
         gateway.upstreams = up;
-        OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys);
+        OpenAiFront front = new OpenAiFront(up, gateway.routing, pods, () -> gateway.draining, apiKeys,
+                cors);
         HttpServerOptions options = ClientConnections.listenerOptions(serverOptions(settings.front()),
                 settings.front().requestHeaderTimeoutSeconds());
         ClientConnections connections = new ClientConnections(vertx, options,

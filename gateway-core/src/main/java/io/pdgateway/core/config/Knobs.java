@@ -215,6 +215,12 @@ public final class Knobs {
             60.0, KnobRule.positive());
     public static final Knob<String> API_KEYS = Knob.env(SpecEnv.API_KEYS, null, KnobRule.text());
     public static final Knob<String> API_KEYS_FILE = Knob.env(SpecEnv.API_KEYS_FILE, null, KnobRule.text());
+    /**
+     * Unset, no CORS: vLLM and SGLang answer every origin by default, but a gateway often holds API keys and faces
+     * more than one team, so which web pages may call it from a browser is the operator's to say.
+     */
+    public static final Knob<String> CORS_ALLOWED_ORIGINS = Knob.env(SpecEnv.CORS_ALLOWED_ORIGINS, null,
+            KnobRule.text());
     public static final Knob<Boolean> DEBUG_ENDPOINTS = Knob.env(SpecEnv.DEBUG_ENDPOINTS, false, KnobRule.bool());
     public static final Knob<Boolean> PREFILL_RETRY = Knob.env(SpecEnv.PREFILL_RETRY, true, KnobRule.bool());
     /**

@@ -86,6 +86,8 @@ public final class SpecEnv {
     public static final String API_KEYS = "PD_GATEWAY_API_KEYS";
     /** pd-gateway's own: a file of client API keys, one per line ('#' starts a comment). */
     public static final String API_KEYS_FILE = "PD_GATEWAY_API_KEYS_FILE";
+    /** pd-gateway's own: browser origins answered with CORS headers, "*" or a comma-separated list (unset: none). */
+    public static final String CORS_ALLOWED_ORIGINS = "PD_GATEWAY_CORS_ALLOWED_ORIGINS";
     /** pd-gateway's own: seconds a new client connection has to send its first request's headers. */
     public static final String REQUEST_HEADER_TIMEOUT_SECONDS = "PD_GATEWAY_REQUEST_HEADER_TIMEOUT_SECONDS";
     /** pd-gateway's own: seconds a client connection may wait between requests (after a response) before it closes. */

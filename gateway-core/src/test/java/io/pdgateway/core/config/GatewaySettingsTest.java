@@ -42,14 +42,17 @@ class GatewaySettingsTest {
         assertThat(defaults.front().requestBodyTimeoutSeconds()).isEqualTo(60.0);
         assertThat(defaults.front().apiKeys()).isNull();
         assertThat(defaults.front().apiKeysFile()).isNull();
+        assertThat(defaults.front().corsAllowedOrigins()).as("no origin answered unless named").isNull();
 
         GatewaySettings set = GatewaySettings.fromEnv(Map.of("PD_GATEWAY_PREFILL_RETRY", "false",
                 "PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS", "2.5", "PD_GATEWAY_API_KEYS", "k1,k2",
-                "PD_GATEWAY_API_KEYS_FILE", "/etc/keys"));
+                "PD_GATEWAY_API_KEYS_FILE", "/etc/keys",
+                "PD_GATEWAY_CORS_ALLOWED_ORIGINS", "https://chat.example.com"));
         assertThat(set.front().prefillRetry()).isFalse();
         assertThat(set.front().requestBodyTimeoutSeconds()).isEqualTo(2.5);
         assertThat(set.front().apiKeys()).isEqualTo("k1,k2");
         assertThat(set.front().apiKeysFile()).isEqualTo("/etc/keys");
+        assertThat(set.front().corsAllowedOrigins()).isEqualTo("https://chat.example.com");
 
         GatewaySettings bad = GatewaySettings.fromEnv(Map.of("PD_GATEWAY_PREFILL_RETRY", "sometimes",
                 "PD_GATEWAY_REQUEST_BODY_TIMEOUT_SECONDS", "0"));

@@ -11,6 +11,7 @@ import io.pdgateway.server.discovery.KubernetesDiscovery;
 import io.pdgateway.server.discovery.PodFileDiscovery;
 import io.pdgateway.server.discovery.PodSource;
 import io.pdgateway.server.front.ApiKeys;
+import io.pdgateway.server.front.CorsPolicy;
 import io.pdgateway.server.trace.Tracing;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -107,7 +108,9 @@ public class ServeCommand implements Callable<Integer> {
             if (!namespaces.isEmpty() && !source.kubernetes) {
                 throw new IllegalArgumentException("--namespace needs --kubernetes");
             }
-            ApiKeys.load(settings); // a bad key setting stops start-up here, with its message, before anything runs
+            // A bad key or origin setting stops start-up here, with its message, before anything runs.
+            ApiKeys.load(settings);
+            CorsPolicy.load(settings);
             validate();
             tracing = Tracing.fromEnv(System.getenv());
             tokenizers = ModelTokenizers.fromEnv(System.getenv(), settings.routing().prefixCacheTokenizer());

@@ -49,7 +49,7 @@ public record ApiError(int status, String message, String code, String param, St
     /** OpenAI's error type for the status (as upstream maps it). */
     public String type() {
         return switch (status) {
-            case 400, 404, 405, 408, 413, 414, 415, 422, 431 -> "invalid_request_error";
+            case 400, 403, 404, 405, 408, 413, 414, 415, 422, 431 -> "invalid_request_error";
             case 401 -> "authentication_error";
             case 429 -> "rate_limit_error";
             case 503 -> "overloaded_error";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.core.model.ModelPods;
+import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.core.spec.SpecHeaders;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.JsonBodies;
@@ -49,6 +50,8 @@ public final class OpenAiFront {
     static final String INVALID_HTTP = "invalid_http";
     /** pd_gateway_rejected_requests_total reason, and the error code, of a POST whose body is declared not JSON. */
     static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
+    /** pd_gateway_rejected_requests_total reason, and the error code, of a preflight from an origin not allowed. */
+    static final String CORS_ORIGIN_NOT_ALLOWED = "cors_origin_not_allowed";
     /** Every path the front serves and the one method it serves it with; any other method gets 405 with Allow. */
     private static final Map<String, HttpMethod> ROUTES = Map.of(
             OpenAiRequestParser.CHAT_PATH, HttpMethod.POST, OpenAiRequestParser.COMPLETIONS_PATH, HttpMethod.POST,
@@ -59,14 +62,16 @@ public final class OpenAiFront {
     private final PodSource pods;
     private final BooleanSupplier draining;
     private final ApiKeys apiKeys;
+    private final CorsPolicy cors;
 
     public OpenAiFront(Upstreams up, RoutingService routing, PodSource pods, BooleanSupplier draining,
-            ApiKeys apiKeys) {
+            ApiKeys apiKeys, CorsPolicy cors) {
         this.up = up;
         this.routing = routing;
         this.pods = pods;
         this.draining = draining;
         this.apiKeys = apiKeys;
+        this.cors = cors;
     }
 
     /** Answers, and counts, a request whose head the listener with these options could not decode. */
@@ -84,6 +89,13 @@ public final class OpenAiFront {
             return;
         }
         String path = req.path();
+        if (cors.enabled()) {
+            if (CorsPolicy.isPreflight(req)) {
+                preflight(req, path);
+                return;
+            }
+            cors.decorate(req); // before any answer, errors included: a page reads why it was refused
+        }
         if (!OPEN_PATHS.contains(path) && !apiKeys.admits(req.getHeader(HttpHeaders.AUTHORIZATION))) {
             unauthorized(req);
             return;
@@ -94,7 +106,7 @@ public final class OpenAiFront {
             return;
         }
         if (!serves(allowed, req.method())) {
-            String methods = allowed == HttpMethod.GET ? "GET, HEAD" : allowed.name();
+            String methods = methods(allowed);
             req.response().putHeader(HttpHeaders.ALLOW, methods);
             respond(req.response(), ApiError.of(405, req.method() + " is not allowed on " + path + "; use "
                     + methods, "method_not_allowed"));
@@ -129,6 +141,32 @@ public final class OpenAiFront {
             case "/debug/bucket-plan" -> debugBucketPlan(req);
             default -> throw new IllegalStateException("a GET route without a handler: " + path);
         }
+    }
+
+    /**
+     * A page's CORS preflight: for a route and an allowed origin, the route's methods; a browser sends no API key
+     * with it, so none is asked for. An origin not allowed gets 403 and no CORS header, which the browser reports.
+     */
+    private void preflight(HttpServerRequest req, String path) {
+        HttpMethod allowed = ROUTES.get(path);
+        if (allowed == null) {
+            respond(req.response(), ApiError.of(404, "no route for OPTIONS " + path, "not_found"));
+            return;
+        }
+        String origin = req.getHeader(HttpHeaders.ORIGIN);
+        if (!cors.allows(origin)) {
+            up.metrics().rejected(CORS_ORIGIN_NOT_ALLOWED);
+            req.response().putHeader(HttpHeaders.VARY, HttpHeaders.ORIGIN);
+            respond(req.response(), ApiError.of(403, "origin '" + RoutingService.quoted(origin) + "' is not in "
+                    + SpecEnv.CORS_ALLOWED_ORIGINS, CORS_ORIGIN_NOT_ALLOWED));
+            return;
+        }
+        cors.answerPreflight(req, methods(allowed));
+    }
+
+    /** The methods a route serves, as Allow and Access-Control-Allow-Methods list them. */
+    private static String methods(HttpMethod route) {
+        return route == HttpMethod.GET ? "GET, HEAD" : route.name();
     }
 
     /**
