@@ -151,7 +151,8 @@ public final class GatewayMetrics implements AutoCloseable {
     /**
      * pd-gateway's own pd_gateway_rejected_requests_total: a request refused before it named a model or reached
      * routing (reason: unauthorized, body_too_large, body_timeout, held_bodies_full, invalid_body, invalid_http,
-     * unsupported_media_type).
+     * headers_too_large, uri_too_long, unsupported_media_type, cors_origin_not_allowed): a fixed set, never a client's
+     * value.
      */
     public void rejected(String reason) {
         this.<Counter>resolve(new MeterKey(REJECTED, reason, null, null), () -> Counter.builder(REJECTED)
