@@ -41,8 +41,9 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--pd", split = ",", paramLabel = "ENGINE", description = "Measure prefill/decode instead of one "
-            + "hop: per engine (vllm, sglang, trtllm), a simulated prefill and decode pod driven by a client that runs "
-            + "both legs itself (the reference) and through a pd-gateway process routing PD over them.")
+            + "hop: per engine (vllm, sglang, trtllm; trtllm-gen for TensorRT-LLM's generation_first), a simulated "
+            + "prefill and decode pod driven by a client that runs both legs itself (the reference) and through a "
+            + "pd-gateway process routing PD over them.")
     List<String> pdEngines;
 
     @Option(names = "--prompt-tokens", split = ",", defaultValue = "256,51200", description = "Prompt sizes in "

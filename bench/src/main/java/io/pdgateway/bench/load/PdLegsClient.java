@@ -6,9 +6,11 @@ import io.pdgateway.engine.EngineProtocolException;
 import io.pdgateway.engine.JsonBodies;
 import io.pdgateway.engine.LegPlan;
 import io.pdgateway.engine.LegRequest;
+import io.pdgateway.engine.LegSchedule;
 import io.pdgateway.engine.PrefillBodies;
 import io.pdgateway.engine.TopLevelJson;
 import io.pdgateway.engine.trtllm.TrtRequestIds;
+import io.pdgateway.engine.trtllm.TrtServerInfo;
 import io.pdgateway.engine.trtllm.TrtllmAdapter;
 import io.pdgateway.engine.vllm.VllmAdapter;
 import io.pdgateway.workload.run.ChunkGapSink;
@@ -47,13 +49,16 @@ import java.util.function.Function;
  *       {@code context_only} and a fresh global {@code disagg_request_id}, then the client's body with the answer's
  *       {@code disaggregated_params} as {@code generation_only}, streamed from the generation pod. The legs' bodies
  *       are the engine adapter's: they are the protocol, not the gateway's overhead.</li>
+ *   <li>TensorRT-LLM ({@code generation_first}): the context worker's {@code /server_info} read once when the client
+ *       opens, then both legs at once, the context leg and the generation leg naming that worker, one shared id and
+ *       {@code schedule_style} 1, streamed from the generation pod.</li>
  * </ul>
  * The first leg's body is prepared before the clock starts (a client has it before it sends); what depends on the
  * prefill's answer is built on the clock, as it must be. Every latency is timed from the first leg's send.
  */
 public final class PdLegsClient implements ChatTarget {
     /** The engines' PD protocols this client speaks. */
-    public enum Protocol { VLLM, SGLANG, TRTLLM }
+    public enum Protocol { VLLM, SGLANG, TRTLLM, TRTLLM_GENERATION_FIRST }
 
     /**
      * The machine id of this client's TensorRT-LLM request ids: not the gateway's (AIBRIX_TRT_MACHINE_ID, 0 unless
@@ -68,8 +73,9 @@ public final class PdLegsClient implements ChatTarget {
     private final String prefillHost;
     private final int bootstrapPort;
     private final SplittableRandom rooms = new SplittableRandom(7);
-    private final TrtllmAdapter trtllm = new TrtllmAdapter(false, new TrtRequestIds(TRT_MACHINE_ID,
-            InstantSource.system()));
+    private final TrtllmAdapter trtllm;
+    /** The context worker's /server_info under generation_first (read once, as the gateway caches it), else null. */
+    private final TrtServerInfo contextWorker;
     private final List<Context> contexts = new ArrayList<>();
     private final AtomicInteger nextContext = new AtomicInteger();
     /** The last client body prepared and its first-leg pieces: a run repeats one prompt, so it is built once. */
@@ -77,8 +83,11 @@ public final class PdLegsClient implements ChatTarget {
     private byte[] prefillBody;
 
     private PdLegsClient(Vertx vertx, HttpClient prefillClient, StreamingChatClient decode, Endpoint prefill,
-            Protocol protocol, int bootstrapPort) {
+            Protocol protocol, int bootstrapPort, TrtServerInfo contextWorker) {
         this.prefillClient = prefillClient;
+        this.trtllm = new TrtllmAdapter(protocol == Protocol.TRTLLM_GENERATION_FIRST,
+                new TrtRequestIds(TRT_MACHINE_ID, InstantSource.system()));
+        this.contextWorker = contextWorker;
         this.decode = decode;
         this.prefill = prefill;
         this.protocol = protocol;
@@ -98,8 +107,24 @@ public final class PdLegsClient implements ChatTarget {
         HttpClient prefillClient = vertx.createHttpClient(
                 new HttpClientOptions().setConnectTimeout(StreamingChatClient.CONNECT_TIMEOUT_MS),
                 new PoolOptions().setHttp1MaxSize(StreamingChatClient.MAX_CONNECTIONS).setMaxWaitQueueSize(-1));
+        TrtServerInfo contextWorker = protocol == Protocol.TRTLLM_GENERATION_FIRST
+                ? serverInfo(prefillClient, prefill) : null;
         return new PdLegsClient(vertx, prefillClient, StreamingChatClient.open(vertx, decode, model, Map.of()), prefill,
-                protocol, bootstrapPort);
+                protocol, bootstrapPort, contextWorker);
+    }
+
+    /** The context worker's /server_info, read before the run (blocking: the client is being opened). */
+    private static TrtServerInfo serverInfo(HttpClient client, Endpoint prefill) {
+        Buffer body = client.request(HttpMethod.GET, prefill.port(), prefill.host(), TrtllmAdapter.SERVER_INFO_PATH)
+                .compose(req -> req.send())
+                .compose(res -> res.statusCode() == 200 ? res.body()
+                        : Future.failedFuture(TrtllmAdapter.SERVER_INFO_PATH + " answered " + res.statusCode()))
+                .await();
+        try {
+            return TrtServerInfo.parse(body.getBytes());
+        } catch (EngineProtocolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     @Override
@@ -121,31 +146,42 @@ public final class PdLegsClient implements ChatTarget {
     public Future<RequestResult> send(Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
             double startMillis, double lagMillis, ChunkGapSink gaps) {
         byte[] prefillLeg;
-        // What the second leg sends, from the first leg's answer (SGLang sends both at once and never asks).
-        Function<Buffer, byte[]> secondLeg;
-        long room = 0;
-        if (protocol == Protocol.TRTLLM) {
+        // The second leg: sent with the first (SGLang, generation_first), or built from the first leg's answer.
+        byte[] alongside = null;
+        Function<Buffer, byte[]> secondLeg = null;
+        if (protocol == Protocol.TRTLLM || protocol == Protocol.TRTLLM_GENERATION_FIRST) {
             // A fresh request id each time: the context leg cannot be prepared once per body.
-            LegRequest leg = new LegRequest(prefill.chatPath(), body.getBytes(), null, null, null, null, null, null);
+            LegRequest leg = new LegRequest(prefill.chatPath(), body.getBytes(), null, null, null, null, null,
+                    contextWorker);
             LegPlan plan = planTrtllm(leg);
             prefillLeg = plan.prefillBody();
-            secondLeg = answer -> generationBody(leg, plan, answer);
+            if (plan.schedule() == LegSchedule.CONCURRENT) {
+                alongside = plan.decodeBody();
+            } else {
+                secondLeg = answer -> generationBody(leg, plan, answer);
+            }
+        } else if (protocol == Protocol.SGLANG) {
+            long room;
+            synchronized (this) {
+                prefillLeg = prepare(body);
+                room = rooms.nextLong(Long.MAX_VALUE);
+            }
+            String bootstrap = bootstrapFields(room);
+            prefillLeg = splice(prefillLeg, bootstrap);
+            alongside = splice(body.getBytes(), bootstrap);
         } else {
             synchronized (this) {
                 prefillLeg = prepare(body);
-                if (protocol == Protocol.SGLANG) {
-                    room = rooms.nextLong(Long.MAX_VALUE);
-                }
             }
             secondLeg = answer -> splice(body.getBytes(), ",\"kv_transfer_params\":" + kvTransferParams(answer));
         }
         long start = System.nanoTime();
-        if (protocol == Protocol.SGLANG) {
-            String bootstrap = bootstrapFields(room);
-            sendPrefill(splice(prefillLeg, bootstrap), timeoutMillis);
-            return decode.sendTimedFrom(start, Buffer.buffer(splice(body.getBytes(), bootstrap)), promptTokens,
-                    sessionKey, timeoutMillis, startMillis, lagMillis, gaps);
+        if (alongside != null) {
+            sendPrefill(prefillLeg, timeoutMillis);
+            return decode.sendTimedFrom(start, Buffer.buffer(alongside), promptTokens, sessionKey, timeoutMillis,
+                    startMillis, lagMillis, gaps);
         }
+        Function<Buffer, byte[]> afterPrefill = secondLeg;
         Promise<RequestResult> result = Promise.promise();
         sendPrefill(prefillLeg, timeoutMillis).onComplete(answer -> {
             if (answer.failed()) {
@@ -155,7 +191,7 @@ public final class PdLegsClient implements ChatTarget {
             }
             byte[] decodeLeg;
             try {
-                decodeLeg = secondLeg.apply(answer.result());
+                decodeLeg = afterPrefill.apply(answer.result());
             } catch (RuntimeException e) {
                 result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens,
                         "prefill: " + e.getMessage()));

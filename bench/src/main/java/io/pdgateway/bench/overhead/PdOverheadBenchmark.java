@@ -4,6 +4,7 @@ import io.pdgateway.bench.load.ChatTarget;
 import io.pdgateway.bench.load.Endpoint;
 import io.pdgateway.bench.load.PdLegsClient;
 import io.pdgateway.bench.load.StreamingChatClient;
+import io.pdgateway.core.config.TrtScheduleStyle;
 import io.pdgateway.core.spec.SpecEnv;
 import io.pdgateway.core.spec.SpecLabels;
 import io.pdgateway.core.spec.SpecStrategies;
@@ -32,8 +33,10 @@ import java.util.Map;
  */
 public final class PdOverheadBenchmark {
     public static final String CLIENT_LEGS = "client legs";
-    /** The engines the PD mode knows how to drive: their model.aibrix.ai/engine values. */
-    public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm");
+    /** TensorRT-LLM with AIBRIX_TRT_SCHEDULE_STYLE=generation_first: both legs at once (trtllm: context_first). */
+    static final String TRTLLM_GENERATION_FIRST = "trtllm-gen";
+    /** The engines the PD mode knows how to drive: their model.aibrix.ai/engine values, and trtllm-gen. */
+    public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm", TRTLLM_GENERATION_FIRST);
 
     private final OverheadSettings settings;
     private final List<String> engines;
@@ -66,13 +69,15 @@ public final class PdOverheadBenchmark {
         Vertx clients = Vertx.vertx(GatewayVertx.options());
         List<GatewayChild> gateways = new ArrayList<>();
         try {
-            SimPod prefill = startPod(pods, engine, SimRole.PREFILL);
-            SimPod decode = startPod(pods, engine, SimRole.DECODE);
+            String podEngine = podEngine(engine);
+            SimPod prefill = startPod(pods, podEngine, SimRole.PREFILL);
+            SimPod decode = startPod(pods, podEngine, SimRole.DECODE);
             Path podFile = dir.resolve("pods.yaml");
-            PodManifest.write(podFile, List.of(entry(engine, "prefill-0", prefill, SpecLabels.ROLE_PREFILL),
-                    entry(engine, "decode-0", decode, SpecLabels.ROLE_DECODE)));
+            PodManifest.write(podFile, List.of(entry(podEngine, "prefill-0", prefill, SpecLabels.ROLE_PREFILL),
+                    entry(podEngine, "decode-0", decode, SpecLabels.ROLE_DECODE)));
             out.printf(Locale.ROOT, "starting a pd-gateway process (ROUTING_ALGORITHM=pd over one %s pair)...%n", engine);
-            GatewayChild gateway = GatewayChild.start(podFile, Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD));
+            GatewayChild gateway = GatewayChild.start(podFile, scheduled(engine, Map.of(SpecEnv.ROUTING_ALGORITHM,
+                    SpecStrategies.PD)));
             gateways.add(gateway);
             Map<String, ChatTarget> targets = new LinkedHashMap<>();
             targets.put(CLIENT_LEGS, PdLegsClient.open(clients, protocol(engine),
@@ -85,7 +90,8 @@ public final class PdOverheadBenchmark {
             ProcessCpu.of(gateway.pid()).ifPresent(cpu -> processes.put(OverheadBenchmark.GATEWAY, cpu));
             for (GatewayVariant variant : settings.gatewayVariants()) {
                 out.println("starting " + variant.target() + " (" + variant.describe() + ")...");
-                GatewayChild child = GatewayChild.start(podFile, routingPd(variant), variant.jvmOptions());
+                GatewayChild child = GatewayChild.start(podFile, scheduled(engine, routingPd(variant)),
+                        variant.jvmOptions());
                 gateways.add(child);
                 targets.put(variant.target(), StreamingChatClient.open(clients,
                         Endpoint.local("127.0.0.1", child.port()), LoopbackCluster.MODEL, Map.of()));
@@ -116,10 +122,26 @@ public final class PdOverheadBenchmark {
         return settings;
     }
 
+    /** trtllm-gen's gateways schedule generation_first (unless a variant names its own style); others as given. */
+    static Map<String, String> scheduled(String engine, Map<String, String> settings) {
+        if (!engine.equals(TRTLLM_GENERATION_FIRST)) {
+            return settings;
+        }
+        Map<String, String> scheduled = new LinkedHashMap<>(settings);
+        scheduled.putIfAbsent(SpecEnv.TRT_SCHEDULE_STYLE, TrtScheduleStyle.GENERATION_FIRST.specName());
+        return scheduled;
+    }
+
+    /** The pods' engine: trtllm-gen runs TensorRT-LLM pods. */
+    private static String podEngine(String engine) {
+        return engine.equals(TRTLLM_GENERATION_FIRST) ? "trtllm" : engine;
+    }
+
     public static String scenario(String engine) {
         return switch (engine) {
             case "sglang" -> "SGLang PD";
             case "trtllm" -> "TensorRT-LLM PD";
+            case TRTLLM_GENERATION_FIRST -> "TensorRT-LLM PD (generation_first)";
             default -> "vLLM PD";
         };
     }
@@ -128,6 +150,7 @@ public final class PdOverheadBenchmark {
         return switch (engine) {
             case "sglang" -> PdLegsClient.Protocol.SGLANG;
             case "trtllm" -> PdLegsClient.Protocol.TRTLLM;
+            case TRTLLM_GENERATION_FIRST -> PdLegsClient.Protocol.TRTLLM_GENERATION_FIRST;
             default -> PdLegsClient.Protocol.VLLM;
         };
     }

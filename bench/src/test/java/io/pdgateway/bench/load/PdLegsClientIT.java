@@ -127,4 +127,29 @@ class PdLegsClientIT {
         assertThat(legs(decode).stream().map(r -> r.json().at("/disaggregated_params/disagg_request_id").asLong()))
                 .containsExactlyInAnyOrderElementsOf(contextIds);
     }
+
+    @Test
+    @Timeout(60)
+    void trtllm_generationFirst_bothLegsAtOnce_theGenerationLegNamesTheContextWorker() {
+        SimPod prefill = pod("trtllm", SimRole.PREFILL);
+        SimPod decode = pod("trtllm", SimRole.DECODE);
+
+        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.TRTLLM_GENERATION_FIRST, prefill, decode));
+
+        assertThat(decode.kvMissing()).isZero();
+        assertThat(prefill.recordedRequests().stream().filter(r -> r.path().equals("/server_info")))
+                .as("the context worker's metadata, read once").hasSize(1);
+        List<Long> contextIds = legs(prefill).stream().map(r -> {
+            assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("context_only");
+            assertThat(r.json().at("/disaggregated_params/schedule_style").asInt()).isEqualTo(1);
+            return r.json().at("/disaggregated_params/disagg_request_id").asLong();
+        }).toList();
+        assertThat(contextIds).hasSize(REQUESTS).doesNotHaveDuplicates();
+        assertThat(legs(decode)).hasSize(REQUESTS).allSatisfy(r -> {
+            assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("generation_only");
+            assertThat(r.json().at("/disaggregated_params/ctx_info_endpoint").asText()).isNotEmpty();
+        });
+        assertThat(legs(decode).stream().map(r -> r.json().at("/disaggregated_params/ctx_request_id").asLong()))
+                .containsExactlyInAnyOrderElementsOf(contextIds);
+    }
 }

@@ -37,4 +37,15 @@ class GatewayVariantTest {
         GatewayVariant own = new GatewayVariant("own", List.of(), Map.of(SpecEnv.ROUTING_ALGORITHM, "random"));
         assertThat(PdOverheadBenchmark.routingPd(own)).containsExactly(Map.entry(SpecEnv.ROUTING_ALGORITHM, "random"));
     }
+
+    @Test
+    void trtllmGen_everyGatewaySchedulesGenerationFirst_unlessAVariantNamesItsOwnStyle_otherEnginesAsGiven() {
+        Map<String, String> pd = Map.of(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD);
+        assertThat(PdOverheadBenchmark.scheduled("trtllm-gen", pd)).containsEntry(SpecEnv.TRT_SCHEDULE_STYLE,
+                "generation_first").containsEntry(SpecEnv.ROUTING_ALGORITHM, SpecStrategies.PD);
+        assertThat(PdOverheadBenchmark.scheduled("trtllm", pd)).isEqualTo(pd);
+
+        Map<String, String> own = Map.of(SpecEnv.TRT_SCHEDULE_STYLE, "context_first");
+        assertThat(PdOverheadBenchmark.scheduled("trtllm-gen", own)).isEqualTo(own);
+    }
 }
