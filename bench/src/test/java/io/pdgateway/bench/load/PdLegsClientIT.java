@@ -62,6 +62,21 @@ class PdLegsClientIT {
         });
     }
 
+    /** The number at a JSON pointer in each of the pod's inference legs. */
+    private static List<Long> numbers(SimPod pod, String pointer) {
+        return legs(pod).stream().map(r -> r.json().at(pointer).asLong()).toList();
+    }
+
+    /** A prefill and a decode pod of the engine after the run: every answer streamed whole, no decode without KV. */
+    private record Pair(SimPod prefill, SimPod decode) {}
+
+    private Pair servedWhole(String engine, PdLegsClient.Protocol protocol) {
+        Pair pair = new Pair(pod(engine, SimRole.PREFILL), pod(engine, SimRole.DECODE));
+        assertEveryAnswerStreamedWhole(run(protocol, pair.prefill(), pair.decode()));
+        assertThat(pair.decode().kvMissing()).isZero();
+        return pair;
+    }
+
     private static List<RecordedRequest> legs(SimPod pod) {
         return pod.recordedRequests().stream().filter(r -> r.path().equals("/v1/chat/completions")).toList();
     }
@@ -69,19 +84,15 @@ class PdLegsClientIT {
     @Test
     @Timeout(60)
     void vllm_prefillsFirst_andTheDecodeFetchesTheKv() {
-        SimPod prefill = pod("vllm", SimRole.PREFILL);
-        SimPod decode = pod("vllm", SimRole.DECODE);
+        Pair pair = servedWhole("vllm", PdLegsClient.Protocol.VLLM);
 
-        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.VLLM, prefill, decode));
-
-        assertThat(decode.kvMissing()).isZero();
-        assertThat(prefill.kvTransfersServed()).isEqualTo(REQUESTS);
-        assertThat(legs(prefill)).hasSize(REQUESTS).allSatisfy(r -> {
+        assertThat(pair.prefill().kvTransfersServed()).isEqualTo(REQUESTS);
+        assertThat(legs(pair.prefill())).hasSize(REQUESTS).allSatisfy(r -> {
             assertThat(r.json().path("max_tokens").asInt()).isEqualTo(1);
             assertThat(r.json().path("stream").asBoolean()).isFalse();
             assertThat(r.json().path("kv_transfer_params").path("do_remote_decode").asBoolean()).isTrue();
         });
-        assertThat(legs(decode)).hasSize(REQUESTS).allSatisfy(r -> {
+        assertThat(legs(pair.decode())).hasSize(REQUESTS).allSatisfy(r -> {
             assertThat(r.json().path("max_tokens").asInt()).isEqualTo(OUTPUT_TOKENS);
             assertThat(r.json().path("kv_transfer_params").path("do_remote_prefill").asBoolean()).isTrue();
         });
@@ -90,66 +101,54 @@ class PdLegsClientIT {
     @Test
     @Timeout(60)
     void sglang_sendsBothLegsWithOneBootstrapRoom() {
-        SimPod prefill = pod("sglang", SimRole.PREFILL);
-        SimPod decode = pod("sglang", SimRole.DECODE);
+        Pair pair = servedWhole("sglang", PdLegsClient.Protocol.SGLANG);
 
-        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.SGLANG, prefill, decode));
-
-        assertThat(decode.kvMissing()).isZero();
-        List<Long> prefillRooms = legs(prefill).stream().map(r -> r.json().path("bootstrap_room").asLong()).toList();
-        List<Long> decodeRooms = legs(decode).stream().map(r -> r.json().path("bootstrap_room").asLong()).toList();
+        List<Long> prefillRooms = numbers(pair.prefill(), "/bootstrap_room");
+        List<Long> decodeRooms = numbers(pair.decode(), "/bootstrap_room");
         assertThat(prefillRooms).hasSize(REQUESTS).doesNotHaveDuplicates();
         assertThat(decodeRooms).containsExactlyInAnyOrderElementsOf(prefillRooms);
-        assertThat(legs(decode)).allSatisfy(r -> assertThat(r.json().path("bootstrap_port").asInt())
-                .isEqualTo(prefill.bootstrapPort()));
+        assertThat(legs(pair.decode())).allSatisfy(r -> assertThat(r.json().path("bootstrap_port").asInt())
+                .isEqualTo(pair.prefill().bootstrapPort()));
     }
 
     @Test
     @Timeout(60)
     void trtllm_contextFirst_theGenerationLegCarriesTheContextAnswersParams() {
-        SimPod prefill = pod("trtllm", SimRole.PREFILL);
-        SimPod decode = pod("trtllm", SimRole.DECODE);
+        Pair pair = servedWhole("trtllm", PdLegsClient.Protocol.TRTLLM);
 
-        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.TRTLLM, prefill, decode));
-
-        assertThat(decode.kvMissing()).isZero();
-        List<Long> contextIds = legs(prefill).stream().map(r -> {
+        List<Long> contextIds = legs(pair.prefill()).stream().map(r -> {
             assertThat(r.json().path("max_tokens").asInt()).isEqualTo(1);
             assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("context_only");
             return r.json().at("/disaggregated_params/disagg_request_id").asLong();
         }).toList();
         assertThat(contextIds).hasSize(REQUESTS).doesNotHaveDuplicates()
                 .allSatisfy(id -> assertThat(id).isGreaterThanOrEqualTo(TrtRequestIds.MIN_GLOBAL_ID));
-        assertThat(legs(decode)).hasSize(REQUESTS).allSatisfy(r -> {
+        assertThat(legs(pair.decode())).hasSize(REQUESTS).allSatisfy(r -> {
             assertThat(r.json().path("max_tokens").asInt()).isEqualTo(OUTPUT_TOKENS);
             assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("generation_only");
         });
-        assertThat(legs(decode).stream().map(r -> r.json().at("/disaggregated_params/disagg_request_id").asLong()))
+        assertThat(numbers(pair.decode(), "/disaggregated_params/disagg_request_id"))
                 .containsExactlyInAnyOrderElementsOf(contextIds);
     }
 
     @Test
     @Timeout(60)
     void trtllm_generationFirst_bothLegsAtOnce_theGenerationLegNamesTheContextWorker() {
-        SimPod prefill = pod("trtllm", SimRole.PREFILL);
-        SimPod decode = pod("trtllm", SimRole.DECODE);
+        Pair pair = servedWhole("trtllm", PdLegsClient.Protocol.TRTLLM_GENERATION_FIRST);
 
-        assertEveryAnswerStreamedWhole(run(PdLegsClient.Protocol.TRTLLM_GENERATION_FIRST, prefill, decode));
-
-        assertThat(decode.kvMissing()).isZero();
-        assertThat(prefill.recordedRequests().stream().filter(r -> r.path().equals("/server_info")))
+        assertThat(pair.prefill().recordedRequests().stream().filter(r -> r.path().equals("/server_info")))
                 .as("the context worker's metadata, read once").hasSize(1);
-        List<Long> contextIds = legs(prefill).stream().map(r -> {
+        List<Long> contextIds = legs(pair.prefill()).stream().map(r -> {
             assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("context_only");
             assertThat(r.json().at("/disaggregated_params/schedule_style").asInt()).isEqualTo(1);
             return r.json().at("/disaggregated_params/disagg_request_id").asLong();
         }).toList();
         assertThat(contextIds).hasSize(REQUESTS).doesNotHaveDuplicates();
-        assertThat(legs(decode)).hasSize(REQUESTS).allSatisfy(r -> {
+        assertThat(legs(pair.decode())).hasSize(REQUESTS).allSatisfy(r -> {
             assertThat(r.json().at("/disaggregated_params/request_type").asText()).isEqualTo("generation_only");
             assertThat(r.json().at("/disaggregated_params/ctx_info_endpoint").asText()).isNotEmpty();
         });
-        assertThat(legs(decode).stream().map(r -> r.json().at("/disaggregated_params/ctx_request_id").asLong()))
+        assertThat(numbers(pair.decode(), "/disaggregated_params/ctx_request_id"))
                 .containsExactlyInAnyOrderElementsOf(contextIds);
     }
 }
