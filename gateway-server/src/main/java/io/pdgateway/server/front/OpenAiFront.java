@@ -144,21 +144,22 @@ public final class OpenAiFront {
     }
 
     /**
-     * A page's CORS preflight: for a route and an allowed origin, the route's methods; a browser sends no API key
-     * with it, so none is asked for. An origin not allowed gets 403 and no CORS header, which the browser reports.
+     * A page's CORS preflight: for an allowed origin and a route, the route's methods; a browser sends no API key
+     * with it, so none is asked for. An origin not allowed gets 403 and no CORS header, which the browser reports,
+     * whatever the path: without a key, it learns nothing of which paths exist.
      */
     private void preflight(HttpServerRequest req, String path) {
-        HttpMethod allowed = ROUTES.get(path);
-        if (allowed == null) {
-            respond(req.response(), ApiError.of(404, "no route for OPTIONS " + path, "not_found"));
-            return;
-        }
         String origin = req.getHeader(HttpHeaders.ORIGIN);
         if (!cors.allows(origin)) {
             up.metrics().rejected(CORS_ORIGIN_NOT_ALLOWED);
             req.response().putHeader(HttpHeaders.VARY, HttpHeaders.ORIGIN);
             respond(req.response(), ApiError.of(403, "origin '" + RoutingService.quoted(origin) + "' is not in "
                     + SpecEnv.CORS_ALLOWED_ORIGINS, CORS_ORIGIN_NOT_ALLOWED));
+            return;
+        }
+        HttpMethod allowed = ROUTES.get(path);
+        if (allowed == null) {
+            respond(req.response(), ApiError.of(404, "no route for OPTIONS " + path, "not_found"));
             return;
         }
         cors.answerPreflight(req, methods(allowed));

@@ -101,6 +101,8 @@ class CrossOriginIT {
         assertThat(header(served, "access-control-allow-origin")).isNull();
         assertThat(header(served, "vary")).isEqualToIgnoringCase("origin");
         assertThat(preflight("/v1/nowhere", PAGE, "POST").statusCode()).isEqualTo(404);
+        assertThat(preflight("/v1/nowhere", "https://elsewhere.example", "POST").statusCode())
+                .as("an unlisted origin learns nothing of the paths").isEqualTo(403);
     }
 
     @Test
