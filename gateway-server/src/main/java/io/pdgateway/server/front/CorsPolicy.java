@@ -33,15 +33,16 @@ public final class CorsPolicy {
     private static final String ANY = "*";
     /** An origin as a browser serializes one: a scheme, "://", and a host with an optional port, nothing after it. */
     private static final Pattern ORIGIN = Pattern.compile("[a-z][a-z0-9+.-]*://[^/?#\\s@]+");
-    private static final CorsPolicy NONE = new CorsPolicy(false, Set.of());
+    private static final CorsPolicy NONE = new CorsPolicy(Set.of());
 
-    private final boolean anyOrigin;
     /** Lower case: a browser sends scheme and host in lower case, an operator may not type them so. */
     private final Set<String> origins;
+    /** "*" is the whole setting: every origin, answered with "*". */
+    private final boolean anyOrigin;
 
-    private CorsPolicy(boolean anyOrigin, Set<String> origins) {
-        this.anyOrigin = anyOrigin;
+    private CorsPolicy(Set<String> origins) {
         this.origins = Set.copyOf(origins);
+        this.anyOrigin = origins.contains(ANY);
     }
 
     /** The policy the settings ask for; refuses (IllegalArgumentException, for start-up) an entry no browser sends. */
@@ -70,12 +71,12 @@ public final class CorsPolicy {
             throw new IllegalArgumentException(SpecEnv.CORS_ALLOWED_ORIGINS + ": '*' allows every origin; name no "
                     + "other beside it");
         }
-        return origins.isEmpty() ? NONE : new CorsPolicy(origins.contains(ANY), origins);
+        return origins.isEmpty() ? NONE : new CorsPolicy(origins);
     }
 
     /** Whether any origin is allowed at all (else requests are answered as if CORS did not exist). */
     public boolean enabled() {
-        return anyOrigin || !origins.isEmpty();
+        return !origins.isEmpty();
     }
 
     /** A CORS preflight: OPTIONS from a page, asking which method it may use. */

@@ -102,7 +102,7 @@ public final class OpenAiFront {
         }
         HttpMethod allowed = ROUTES.get(path);
         if (allowed == null) {
-            respond(req.response(), ApiError.of(404, "no route for " + req.method() + " " + path, "not_found"));
+            noRoute(req, path);
             return;
         }
         if (!serves(allowed, req.method())) {
@@ -159,10 +159,14 @@ public final class OpenAiFront {
         }
         HttpMethod allowed = ROUTES.get(path);
         if (allowed == null) {
-            respond(req.response(), ApiError.of(404, "no route for OPTIONS " + path, "not_found"));
+            noRoute(req, path);
             return;
         }
         cors.answerPreflight(req, methods(allowed));
+    }
+
+    private static void noRoute(HttpServerRequest req, String path) {
+        respond(req.response(), ApiError.of(404, "no route for " + req.method() + " " + path, "not_found"));
     }
 
     /** The methods a route serves, as Allow and Access-Control-Allow-Methods list them. */
