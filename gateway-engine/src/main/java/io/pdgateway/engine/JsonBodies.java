@@ -82,14 +82,13 @@ public final class JsonBodies {
      * ({@link JsonFaults}), the body's own limits and a second value after the first named as such.
      */
     public static EngineProtocolException refusal(JsonProcessingException e) {
-        String where = JsonFaults.where(e.getLocation());
         if (e instanceof StreamConstraintsException) {
             return new EngineProtocolException("JSON beyond the accepted limits (at most " + MAX_NESTING_DEPTH
-                    + " levels of nesting)" + where);
+                    + " levels of nesting)" + JsonFaults.where(e.getLocation()));
         }
         String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
         if (original.startsWith("Trailing token")) {
-            return new EngineProtocolException("invalid JSON: more than one JSON value in the body" + where);
+            return trailingContent(e.getLocation());
         }
         return new EngineProtocolException(JsonFaults.describe(e));
     }
