@@ -142,48 +142,47 @@ public final class PdLegsClient implements ChatTarget {
         return Future.join(prefillClient.close(), decode.close()).mapEmpty();
     }
 
-    @Override
-    public Future<RequestResult> send(Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
-            double startMillis, double lagMillis, ChunkGapSink gaps) {
-        byte[] prefillLeg;
-        // The second leg: sent with the first (SGLang, generation_first), or built from the first leg's answer.
-        byte[] alongside = null;
-        Function<Buffer, byte[]> secondLeg = null;
+    /**
+     * A request's legs before the clock starts: the first leg's body, and the second's, either sent with the first
+     * ({@code alongside}: SGLang, generation_first) or built from the first leg's answer ({@code afterPrefill}).
+     */
+    private record Legs(byte[] prefill, byte[] alongside, Function<Buffer, byte[]> afterPrefill) {}
+
+    private Legs legs(Buffer body) {
         if (protocol == Protocol.TRTLLM || protocol == Protocol.TRTLLM_GENERATION_FIRST) {
             // A fresh request id each time: the context leg cannot be prepared once per body.
             LegRequest leg = new LegRequest(prefill.chatPath(), body.getBytes(), null, null, null, null, null,
                     contextWorker);
             LegPlan plan = planTrtllm(leg);
-            prefillLeg = plan.prefillBody();
-            if (plan.schedule() == LegSchedule.CONCURRENT) {
-                alongside = plan.decodeBody();
-            } else {
-                secondLeg = answer -> generationBody(leg, plan, answer);
-            }
-        } else if (protocol == Protocol.SGLANG) {
-            long room;
-            synchronized (this) {
-                prefillLeg = prepare(body);
-                room = rooms.nextLong(Long.MAX_VALUE);
-            }
+            return plan.schedule() == LegSchedule.CONCURRENT ? new Legs(plan.prefillBody(), plan.decodeBody(), null)
+                    : new Legs(plan.prefillBody(), null, answer -> generationBody(leg, plan, answer));
+        }
+        byte[] prefillLeg;
+        long room;
+        synchronized (this) {
+            prefillLeg = prepare(body);
+            room = protocol == Protocol.SGLANG ? rooms.nextLong(Long.MAX_VALUE) : 0;
+        }
+        if (protocol == Protocol.SGLANG) {
             String bootstrap = bootstrapFields(room);
-            prefillLeg = splice(prefillLeg, bootstrap);
-            alongside = splice(body.getBytes(), bootstrap);
-        } else {
-            synchronized (this) {
-                prefillLeg = prepare(body);
-            }
-            secondLeg = answer -> splice(body.getBytes(), ",\"kv_transfer_params\":" + kvTransferParams(answer));
+            return new Legs(splice(prefillLeg, bootstrap), splice(body.getBytes(), bootstrap), null);
         }
+        return new Legs(prefillLeg, null,
+                answer -> splice(body.getBytes(), ",\"kv_transfer_params\":" + kvTransferParams(answer)));
+    }
+
+    @Override
+    public Future<RequestResult> send(Buffer body, int promptTokens, String sessionKey, long timeoutMillis,
+            double startMillis, double lagMillis, ChunkGapSink gaps) {
+        Legs legs = legs(body);
         long start = System.nanoTime();
-        if (alongside != null) {
-            sendPrefill(prefillLeg, timeoutMillis);
-            return decode.sendTimedFrom(start, Buffer.buffer(alongside), promptTokens, sessionKey, timeoutMillis,
-                    startMillis, lagMillis, gaps);
+        if (legs.alongside() != null) {
+            sendPrefill(legs.prefill(), timeoutMillis);
+            return decode.sendTimedFrom(start, Buffer.buffer(legs.alongside()), promptTokens, sessionKey,
+                    timeoutMillis, startMillis, lagMillis, gaps);
         }
-        Function<Buffer, byte[]> afterPrefill = secondLeg;
         Promise<RequestResult> result = Promise.promise();
-        sendPrefill(prefillLeg, timeoutMillis).onComplete(answer -> {
+        sendPrefill(legs.prefill(), timeoutMillis).onComplete(answer -> {
             if (answer.failed()) {
                 result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens,
                         "prefill: " + answer.cause().getMessage()));
@@ -191,7 +190,7 @@ public final class PdLegsClient implements ChatTarget {
             }
             byte[] decodeLeg;
             try {
-                decodeLeg = afterPrefill.apply(answer.result());
+                decodeLeg = legs.afterPrefill().apply(answer.result());
             } catch (RuntimeException e) {
                 result.complete(RequestResult.failure(startMillis, lagMillis, promptTokens,
                         "prefill: " + e.getMessage()));
