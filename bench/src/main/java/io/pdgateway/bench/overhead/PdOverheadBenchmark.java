@@ -20,6 +20,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,21 +34,56 @@ import java.util.Map;
  */
 public final class PdOverheadBenchmark {
     public static final String CLIENT_LEGS = "client legs";
-    /** TensorRT-LLM with AIBRIX_TRT_SCHEDULE_STYLE=generation_first: both legs at once (trtllm: context_first). */
-    static final String TRTLLM_GENERATION_FIRST = "trtllm-gen";
     /** The engines the PD mode knows how to drive: their model.aibrix.ai/engine values, and trtllm-gen. */
-    public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm", TRTLLM_GENERATION_FIRST);
+    public static final List<String> ENGINES = Arrays.stream(PdEngine.values()).map(PdEngine::flag).toList();
+
+    /**
+     * What each engine named to --pd runs: its pods' engine, the report's title, the reference client's protocol and
+     * the TensorRT-LLM schedule every gateway of the run is given (null: the spec's default).
+     */
+    private enum PdEngine {
+        VLLM("vllm", "vllm", "vLLM PD", PdLegsClient.Protocol.VLLM, null),
+        SGLANG("sglang", "sglang", "SGLang PD", PdLegsClient.Protocol.SGLANG, null),
+        TRTLLM("trtllm", "trtllm", "TensorRT-LLM PD", PdLegsClient.Protocol.TRTLLM, null),
+        /** Both legs at once (trtllm is context_first). */
+        TRTLLM_GENERATION_FIRST("trtllm-gen", "trtllm", "TensorRT-LLM PD (generation_first)",
+                PdLegsClient.Protocol.TRTLLM_GENERATION_FIRST, TrtScheduleStyle.GENERATION_FIRST);
+
+        private final String flag;
+        private final String podEngine;
+        private final String scenario;
+        private final PdLegsClient.Protocol protocol;
+        private final TrtScheduleStyle schedule;
+
+        PdEngine(String flag, String podEngine, String scenario, PdLegsClient.Protocol protocol,
+                TrtScheduleStyle schedule) {
+            this.flag = flag;
+            this.podEngine = podEngine;
+            this.scenario = scenario;
+            this.protocol = protocol;
+            this.schedule = schedule;
+        }
+
+        String flag() {
+            return flag;
+        }
+
+        static PdEngine named(String flag) {
+            for (PdEngine engine : values()) {
+                if (engine.flag.equals(flag)) {
+                    return engine;
+                }
+            }
+            throw new IllegalArgumentException("PD mode drives " + ENGINES + ", not " + flag);
+        }
+    }
 
     private final OverheadSettings settings;
     private final List<String> engines;
     private final PrintStream out;
 
     public PdOverheadBenchmark(OverheadSettings settings, List<String> engines, PrintStream out) {
-        for (String engine : engines) {
-            if (!ENGINES.contains(engine)) {
-                throw new IllegalArgumentException("PD mode drives " + ENGINES + ", not " + engine);
-            }
-        }
+        engines.forEach(PdEngine::named); // refuses a name it does not know before anything starts
         this.settings = settings;
         this.engines = List.copyOf(engines);
         this.out = out;
@@ -69,7 +105,8 @@ public final class PdOverheadBenchmark {
         Vertx clients = Vertx.vertx(GatewayVertx.options());
         List<GatewayChild> gateways = new ArrayList<>();
         try {
-            String podEngine = podEngine(engine);
+            PdEngine pd = PdEngine.named(engine);
+            String podEngine = pd.podEngine;
             SimPod prefill = startPod(pods, podEngine, SimRole.PREFILL);
             SimPod decode = startPod(pods, podEngine, SimRole.DECODE);
             Path podFile = dir.resolve("pods.yaml");
@@ -80,7 +117,7 @@ public final class PdOverheadBenchmark {
                     SpecStrategies.PD)));
             gateways.add(gateway);
             Map<String, ChatTarget> targets = new LinkedHashMap<>();
-            targets.put(CLIENT_LEGS, PdLegsClient.open(clients, protocol(engine),
+            targets.put(CLIENT_LEGS, PdLegsClient.open(clients, pd.protocol,
                     Endpoint.local(OverheadBenchmark.SIM_HOST, prefill.port()),
                     Endpoint.local(OverheadBenchmark.SIM_HOST, decode.port()), prefill.bootstrapPort(),
                     LoopbackCluster.MODEL));
@@ -100,7 +137,7 @@ public final class PdOverheadBenchmark {
             SizeMeasurement measurement = new SizeMeasurement(settings, out);
             List<SizeResult> results = new ArrayList<>();
             for (int tokens : settings.promptTokens()) {
-                results.add(measurement.measure(scenario(engine), tokens, targets, processes));
+                results.add(measurement.measure(pd.scenario, tokens, targets, processes));
             }
             targets.values().forEach(t -> t.close().await());
             if (decode.kvMissing() > 0) {
@@ -122,37 +159,20 @@ public final class PdOverheadBenchmark {
         return settings;
     }
 
-    /** trtllm-gen's gateways schedule generation_first (unless a variant names its own style); others as given. */
+    /** The engine's TensorRT-LLM schedule (trtllm-gen: generation_first) unless the settings name their own. */
     static Map<String, String> scheduled(String engine, Map<String, String> settings) {
-        if (!engine.equals(TRTLLM_GENERATION_FIRST)) {
+        TrtScheduleStyle schedule = PdEngine.named(engine).schedule;
+        if (schedule == null) {
             return settings;
         }
         Map<String, String> scheduled = new LinkedHashMap<>(settings);
-        scheduled.putIfAbsent(SpecEnv.TRT_SCHEDULE_STYLE, TrtScheduleStyle.GENERATION_FIRST.specName());
+        scheduled.putIfAbsent(SpecEnv.TRT_SCHEDULE_STYLE, schedule.specName());
         return scheduled;
     }
 
-    /** The pods' engine: trtllm-gen runs TensorRT-LLM pods. */
-    private static String podEngine(String engine) {
-        return engine.equals(TRTLLM_GENERATION_FIRST) ? "trtllm" : engine;
-    }
-
+    /** The report's title for an engine's runs. */
     public static String scenario(String engine) {
-        return switch (engine) {
-            case "sglang" -> "SGLang PD";
-            case "trtllm" -> "TensorRT-LLM PD";
-            case TRTLLM_GENERATION_FIRST -> "TensorRT-LLM PD (generation_first)";
-            default -> "vLLM PD";
-        };
-    }
-
-    private static PdLegsClient.Protocol protocol(String engine) {
-        return switch (engine) {
-            case "sglang" -> PdLegsClient.Protocol.SGLANG;
-            case "trtllm" -> PdLegsClient.Protocol.TRTLLM;
-            case TRTLLM_GENERATION_FIRST -> PdLegsClient.Protocol.TRTLLM_GENERATION_FIRST;
-            default -> PdLegsClient.Protocol.VLLM;
-        };
+        return PdEngine.named(engine).scenario;
     }
 
     private static SimPod startPod(Vertx vertx, String engine, SimRole role) {
