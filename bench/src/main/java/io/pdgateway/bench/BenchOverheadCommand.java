@@ -133,8 +133,19 @@ public final class BenchOverheadCommand implements Callable<Integer> {
         }
     }
 
+    /** A mistyped engine is a usage error, said before anything starts, as a mistyped option is. */
+    private void checkPdEngines() {
+        for (String engine : pdEngines == null ? List.<String>of() : pdEngines) {
+            if (!PdOverheadBenchmark.ENGINES.contains(engine)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--pd: PD mode drives " + String.join(", ", PdOverheadBenchmark.ENGINES) + ", not " + engine);
+            }
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        checkPdEngines();
         OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, warmupRequests, warmupRate,
                 jitSettleSeconds, rounds, sliceSeconds,
                 searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx, nettyReferences,
