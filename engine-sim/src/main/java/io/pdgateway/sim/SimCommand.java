@@ -70,7 +70,8 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--kv-events-config",
             description = "vLLM/SGLang: publish KV-cache events, in vLLM's JSON shape, e.g. "
                     + "'{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:5557\","
-                    + "\"replay_endpoint\":\"tcp://*:5558\"}'. Text is then tokenized with the bundled tokenizer.json.")
+                    + "\"replay_endpoint\":\"tcp://*:5558\"}'. Text is then tokenized with the bundled tokenizer.json, "
+                    + "chat requests rendered first with the chat template of the bundled tokenizer_config.json.")
     String kvEventsConfig;
 
     @Option(names = "--tokenizer",

@@ -127,7 +127,7 @@ public final class GatewayServer {
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
         // Pods whose metadata names a KV-event endpoint get their cache view fed by their engine's own events.
         this.kvEvents = new KvEventsFollower(kvEventsSettings, session.caches(), new KvEventMetrics(metrics.registry()),
-                System::nanoTime, tokenizers::engineTokens);
+                System::nanoTime, tokenizers::unlikeEngines);
         if (settings.redis().configured()) {
             this.sharedLedger = new SharedLedgerSync(vertx, settings.redis().host(), settings.redis().port(),
                     settings.redis().password(), session.requests(), session.tokens(), settings.redis().sharedLedger());

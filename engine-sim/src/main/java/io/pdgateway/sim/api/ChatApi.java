@@ -2,6 +2,8 @@ package io.pdgateway.sim.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.core.tokenize.ChatTemplate;
+import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.TextTokens;
 import java.util.List;
@@ -24,7 +26,10 @@ public final class ChatApi implements CompletionApi {
         return "messages";
     }
 
-    /** The messages' text contents joined by spaces; content parts contribute their {@code text}. */
+    /**
+     * A tokenizing pod's: the request rendered with its chat template, as vLLM renders it. A counting pod's: the
+     * messages' text contents joined by spaces, content parts contributing their {@code text}.
+     */
     @Override
     public PromptTokens prompt(JsonNode body, int blockSize, TextTokens tokens) throws ApiException {
         JsonNode messages = body.get("messages");
@@ -38,7 +43,15 @@ public final class ChatApi implements CompletionApi {
             }
             appendContent(text, message.get("content"));
         }
-        return tokens.of(text.toString(), blockSize);
+        ChatTemplate template = tokens.chatTemplate();
+        if (template == null) {
+            return tokens.of(text.toString(), blockSize);
+        }
+        try {
+            return tokens.of(template.renderRequest(body), blockSize);
+        } catch (TokenizerFormatException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
     }
 
     private static void appendContent(StringBuilder text, JsonNode content) throws ApiException {

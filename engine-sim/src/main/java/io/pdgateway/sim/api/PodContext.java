@@ -74,7 +74,8 @@ public final class PodContext {
         this.kvEvents = config.kvEvents().publishes() ? new KvEventPublisher(config.kvEvents(),
                 config.engine().equals("sglang") ? KvEventPublisher.Layout.ARRAY : KvEventPublisher.Layout.MAP,
                 InstantSource.system()) : null;
-        this.textTokens = config.tokenizes() ? TextTokens.of(BundledTokenizer.get()) : TextTokens.CHARACTERS;
+        this.textTokens = config.tokenizes() ? TextTokens.of(BundledTokenizer.get(),
+                BundledTokenizer.chatTemplate()) : TextTokens.CHARACTERS;
         this.prefixCache = new PrefixCache(timing.kvCapacityTokens() / timing.blockSizeTokens(),
                 timing.blockSizeTokens(), kvEvents == null ? KvCacheEventSink.NONE : kvEvents);
         this.loop = new EngineLoop(vertx, context, config, kvPool, prefixCache, stats);

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code POST /tokenize} over a real socket: the ids a tokenizing pod answers are its tokenizer's ids of the same text
- * its completion endpoints compute (chat messages joined as its chat endpoint joins them), and their count is the
- * {@code prompt_tokens} its completions bill; SGLang's endpoint takes prompts only.
+ * its completion endpoints compute (chat messages rendered with its chat template, as its chat endpoint renders them),
+ * and their count is the {@code prompt_tokens} its completions bill; SGLang's endpoint takes prompts only.
  */
 class TokenizeEndpointTest {
     private static final String PROMPT = "The gateway routes prefill and decode legs across pods.";
@@ -62,7 +62,11 @@ class TokenizeEndpointTest {
         JsonNode answer = ok(post(pod, "/tokenize", "{\"model\":\"m\",\"messages\":" + messages
                 + ",\"add_generation_prompt\":true,\"add_special_tokens\":false}"));
 
-        assertThat(ids(answer)).containsExactlyElementsOf(boxed(BundledTokenizer.get().encode("Be brief. " + PROMPT)));
+        assertThat(ids(answer)).as("rendered in Llama 3's format, as vLLM renders the model's template")
+                .containsExactlyElementsOf(boxed(BundledTokenizer.get().encode("<|begin_of_text|>"
+                        + "<|start_header_id|>system<|end_header_id|>\n\nBe brief.<|eot_id|>"
+                        + "<|start_header_id|>user<|end_header_id|>\n\n" + PROMPT + "<|eot_id|>"
+                        + "<|start_header_id|>assistant<|end_header_id|>\n\n")));
         assertThat(answer.get("count").asInt()).isEqualTo(
                 billed("/v1/chat/completions", "{\"model\":\"m\",\"messages\":" + messages + ",\"max_tokens\":1}"));
     }

@@ -97,6 +97,36 @@ public final class ChatTemplate {
     }
 
     /**
+     * The prompt text of a chat request's body as vLLM renders it ({@link ChatConversation}): its messages, tools,
+     * documents and {@code chat_template_kwargs}, with the generation prompt unless the request says
+     * {@code add_generation_prompt: false}. With {@code continue_final_message} the text ends where the last message's
+     * content does, so the model continues that message (transformers cuts the rendered text there).
+     *
+     * @throws TokenizerFormatException when the request is not one a chat template can render, or the template fails
+     */
+    public String renderRequest(JsonNode request) throws TokenizerFormatException {
+        List<Map<String, Object>> messages = ChatConversation.messages(request.get("messages"));
+        Map<String, Object> variables = ChatConversation.variables(request);
+        boolean continueFinal = Boolean.TRUE.equals(variables.get("continue_final_message"));
+        boolean addGenerationPrompt = Boolean.TRUE.equals(variables.get("add_generation_prompt"));
+        if (continueFinal && addGenerationPrompt) {
+            throw new TokenizerFormatException("continue_final_message and add_generation_prompt cannot both be true");
+        }
+        String rendered = render(messages, addGenerationPrompt, variables);
+        if (!continueFinal || messages.isEmpty()) {
+            return rendered;
+        }
+        String last = String.valueOf(messages.get(messages.size() - 1).get("content"));
+        for (String end : List.of(last, last.strip())) {
+            int at = rendered.lastIndexOf(end);
+            if (at >= 0) {
+                return rendered.substring(0, at + end.length());
+            }
+        }
+        throw new TokenizerFormatException("continue_final_message: the template does not render the last message");
+    }
+
+    /**
      * The prompt text for these messages (each a map with at least "role" and "content").
      *
      * @throws TokenizerFormatException when the template fails (a syntax error, or its own raise_exception)

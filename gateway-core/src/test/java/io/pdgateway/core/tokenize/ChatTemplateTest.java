@@ -3,6 +3,8 @@ package io.pdgateway.core.tokenize;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -10,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Chat templates rendered the way transformers renders them for the engines: a template in Llama 3's format (header
  * tokens, a trimmed content, the BOS token once, the generation prompt), trim/lstrip of block tags, loop variables,
- * raise_exception, tokenizer_config.json parsing, and the rendered prompt tokenized into single special-token ids.
+ * raise_exception, tokenizer_config.json parsing, and the rendered prompt tokenized into single special-token ids; and
+ * a chat request's body rendered as vLLM renders it (content parts, tool calls, tools, kwargs, continuing a message).
  */
 class ChatTemplateTest {
     /** Llama 3's prompt format, written for this test: BOS once, a header per turn, trimmed content, end of turn. */
@@ -28,6 +31,15 @@ class ChatTemplateTest {
                 {{- '<|start_header_id|>assistant<|end_header_id|>\\n\\n' }}
             {%- endif %}
             """;
+
+    /** Shows every variable a request can set: tools, a kwarg, names, tool calls' parsed arguments, tool call ids. */
+    private static final String SHOWS_EVERYTHING = "{{ bos_token }}{% if tools %}[tools:{% for t in tools %}"
+            + "{{ t.function.name }};{% endfor %}]{% endif %}{% if greeting is defined %}[{{ greeting }}]{% endif %}"
+            + "{% for m in messages %}<{{ m.role }}{% if m.name %}:{{ m.name }}{% endif %}>{{ m.content }}"
+            + "{% for c in m.tool_calls or [] %}(call {{ c.function.name }} city={{ c.function.arguments.city }})"
+            + "{% endfor %}{% if m.tool_call_id %}(for {{ m.tool_call_id }}){% endif %}</{{ m.role }}>{% endfor %}"
+            + "{% if add_generation_prompt %}<assistant>{% endif %}";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final List<Map<String, String>> MESSAGES = List.of(
             Map.of("role", "system", "content", "  Be brief. "), Map.of("role", "user", "content", "Hi!\n"));
@@ -76,5 +88,43 @@ class ChatTemplateTest {
         assertThat(template.render(MESSAGES, false, Map.of())).isEqualTo("<B>[  Be brief. ][Hi!\n]<E>");
         assertThatThrownBy(() -> ChatTemplate.fromTokenizerConfig("{\"bos_token\":\"<s>\"}"))
                 .hasMessageContaining("no chat_template");
+    }
+
+    @Test
+    void aChatRequest_rendersAsVllmHandsItToTheTemplate() throws Exception {
+        ChatTemplate template = new ChatTemplate(SHOWS_EVERYTHING, "<s>", "</s>");
+        JsonNode request = JSON.readTree("""
+                {"model":"m","messages":[
+                  {"role":"system","content":null},
+                  {"role":"user","name":"ann","content":[{"type":"text","text":"Weather"},
+                    {"type":"image_url","image_url":{"url":"http://x/y.png"}},{"type":"text","text":"in Oslo?"}]},
+                  {"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function",
+                    "function":{"name":"weather","arguments":"{\\"city\\": \\"Oslo\\"}"}}]},
+                  {"role":"tool","tool_call_id":"c1","content":[{"type":"text","text":"-3 C"}]}],
+                 "tools":[{"type":"function","function":{"name":"weather"}}],
+                 "chat_template_kwargs":{"greeting":"hej"}}""");
+
+        assertThat(template.renderRequest(request)).isEqualTo("<s>[tools:weather;][hej]<system></system>"
+                + "<user:ann>Weather\nin Oslo?</user><assistant>(call weather city=Oslo)</assistant>"
+                + "<tool>-3 C(for c1)</tool><assistant>");
+    }
+
+    @Test
+    void theGenerationPrompt_isTheRequestsOrItsKwargsChoice_andContinuingAMessageEndsAtItsContent() throws Exception {
+        ChatTemplate template = new ChatTemplate(SHOWS_EVERYTHING, "<s>", "</s>");
+        String messages = "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"},"
+                + "{\"role\":\"assistant\",\"content\":\"Once upon \"}]";
+
+        assertThat(template.renderRequest(JSON.readTree("{" + messages + ",\"add_generation_prompt\":false}")))
+                .isEqualTo("<s><user>Hi</user><assistant>Once upon </assistant>");
+        assertThat(template.renderRequest(JSON.readTree("{" + messages
+                + ",\"chat_template_kwargs\":{\"add_generation_prompt\":false}}"))).endsWith("</assistant>");
+        assertThat(template.renderRequest(JSON.readTree("{" + messages + ",\"add_generation_prompt\":false,"
+                + "\"continue_final_message\":true}"))).isEqualTo("<s><user>Hi</user><assistant>Once upon ");
+        assertThatThrownBy(() -> template.renderRequest(JSON.readTree("{" + messages
+                + ",\"continue_final_message\":true}"))).isInstanceOf(TokenizerFormatException.class)
+                .hasMessageContaining("cannot both be true");
+        assertThatThrownBy(() -> template.renderRequest(JSON.readTree("{\"messages\":[\"hi\"]}")))
+                .isInstanceOf(TokenizerFormatException.class).hasMessageContaining("with a role");
     }
 }

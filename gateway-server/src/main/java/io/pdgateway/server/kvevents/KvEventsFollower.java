@@ -7,8 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +27,7 @@ public final class KvEventsFollower implements AutoCloseable {
     private final KvEventsSettings settings;
     private final KvEventMetrics metrics;
     private final LongSupplier nanoClock;
-    private final Predicate<String> engineTokens;
+    private final Function<String, String> unlikeEngines;
     /** Started with the first pod that publishes: a gateway without such pods runs no ZeroMQ thread at all. */
     private KvEventSubscriptions subscriptions;
     private boolean closed;
@@ -36,14 +36,17 @@ public final class KvEventsFollower implements AutoCloseable {
     /** Models already warned of as tokenized unlike their engines; bounded by the models present. */
     private final Set<String> warnedModels = new HashSet<>();
 
-    /** @param engineTokens whether a model's prompts are hashed over the tokens its engines compute */
+    /**
+     * @param unlikeEngines null when a model's prompts hash over the tokens its engines compute, else how they do not
+     *     (a warning's end, once per model)
+     */
     public KvEventsFollower(KvEventsSettings settings, CacheViews caches, KvEventMetrics metrics,
-            LongSupplier nanoClock, Predicate<String> engineTokens) {
+            LongSupplier nanoClock, Function<String, String> unlikeEngines) {
         this.caches = caches;
         this.settings = settings;
         this.metrics = metrics;
         this.nanoClock = nanoClock;
-        this.engineTokens = engineTokens;
+        this.unlikeEngines = unlikeEngines;
     }
 
     /** Subscribes to the pods that publish now, stops those that left or stopped publishing. Returns at once. */
@@ -58,12 +61,9 @@ public final class KvEventsFollower implements AutoCloseable {
             KvEventsEndpoint endpoint = KvEventsAnnotations.parse(pod.id(), pod.ip(), pod.labels(), Map.of(), warnings);
             if (endpoint != null) {
                 targets.add(new KvEventsTarget(pod.id(), pod.model(), endpoint));
-                if (!engineTokens.test(pod.model()) && warnedModels.add(pod.model())) {
-                    LOG.warn("{} publishes KV-cache events for model {}, whose prompts the gateway does not tokenize "
-                            + "as its engines do: no prompt can match the blocks they report. Set "
-                            + "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote, or huggingface with the model's "
-                            + "tokenizer.json",
-                            pod.id(), pod.model());
+                String unlike = unlikeEngines.apply(pod.model());
+                if (unlike != null && warnedModels.add(pod.model())) {
+                    LOG.warn("{} publishes KV-cache events for model {}, {}", pod.id(), pod.model(), unlike);
                 }
             }
         }

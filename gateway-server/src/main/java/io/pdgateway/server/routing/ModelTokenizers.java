@@ -78,11 +78,19 @@ public final class ModelTokenizers {
     }
 
     /**
-     * Whether the model's prompts hash over the tokens its engines compute (its file, or its engines asked), so that
-     * they can match the blocks its engines report in KV events.
+     * Null when the model's prompts hash over the tokens its engines compute (its file, with its chat template for
+     * chat requests, or its engines asked), so that they can match the blocks its engines report in KV events; else
+     * what does not, and the setting that mends it, worded to follow "publishes KV-cache events for model M, ".
      */
-    public boolean engineTokens(String model) {
-        return remote != null || tokenizers.containsKey(model);
+    public String unlikeEngines(String model) {
+        if (tokenizers.containsKey(model)) {
+            return templates.containsKey(model) ? null : "whose chat requests the gateway tokenizes without the "
+                    + "model's chat template: no chat prompt can match the blocks they report (completions can). "
+                    + "Set " + CHAT_TEMPLATES_ENV + " with the model's tokenizer_config.json";
+        }
+        return remote != null ? null : "whose prompts the gateway does not tokenize as its engines do: no prompt can "
+                + "match the blocks they report. Set AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote, or huggingface with "
+                + "the model's tokenizer.json";
     }
 
     /** The model's chat template, or null. */

@@ -1,8 +1,6 @@
 package io.pdgateway.server.routing;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.config.PrefixTokenizerType;
 import io.pdgateway.core.session.Admission;
@@ -16,8 +14,6 @@ import io.pdgateway.server.front.PromptUtf8;
 import io.pdgateway.server.front.TokenIdArray;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Measures what routing reads from a prompt: its length in tokens and its prefix-block hashes (the gateway's
@@ -35,9 +31,6 @@ public final class PromptMeasurer {
     static final int INLINE_MAX_IDS = 8 * 1024;
     /** The character tokenizer's token: four bytes of UTF-8 (reference §7: upstream's 4-byte blocks). */
     static final int BYTES_PER_CHARACTER_TOKEN = 4;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<List<Map<String, Object>>> MESSAGES = new TypeReference<>() {};
 
     private final PrefixTokenizerType tokenizer;
     private final int blockTokens;
@@ -120,14 +113,14 @@ public final class PromptMeasurer {
 
     /**
      * The prompt as the model's engine tokenizes it: a chat request rendered with the model's chat template when it has
-     * one (as the engine renders it, with the generation prompt), else the prompt text.
+     * one (as vLLM renders it: its tools, kwargs and generation-prompt choice included), else the prompt text.
      */
     private int[] modelTokens(OpenAiRequest request, Tokenizer own) {
         ChatTemplate template = models.chatTemplate(request.model());
         JsonNode messages = request.body().get("messages");
         if (template != null && messages != null && messages.isArray()) {
             try {
-                return own.encode(template.render(JSON.convertValue(messages, MESSAGES), true, Map.of()));
+                return own.encode(template.renderRequest(request.body()));
             } catch (TokenizerFormatException | IllegalArgumentException e) {
                 // a template that cannot render this request: the contents still share prefixes with each other
             }

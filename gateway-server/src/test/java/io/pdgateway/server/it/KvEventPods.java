@@ -7,6 +7,7 @@ import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.cache.CacheModel;
 import io.pdgateway.core.cache.CacheViews;
 import io.pdgateway.core.model.Pod;
+import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.server.kvevents.KvEventsAnnotations;
 import io.pdgateway.sim.TimingProfile;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
@@ -93,6 +94,16 @@ final class KvEventPods {
                 BlockHasher.DEFAULT_BLOCK_TOKENS);
     }
 
+    /** The blocks of a one-message chat request with this content, as the pods render it with their template. */
+    static long[] chatHashes(String content) {
+        try {
+            return hashes(BundledTokenizer.get().encode(BundledTokenizer.chatTemplate().render(
+                    List.of(Map.of("role", "user", "content", content)), true, Map.of())));
+        } catch (TokenizerFormatException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static int fullBlocks(String text) {
         return hashes(text).length;
     }
@@ -120,6 +131,11 @@ final class KvEventPods {
         HttpResponse<String> response = cluster.post(path, body);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return response.headers().firstValue("target-pod").orElseThrow();
+    }
+
+    static String chat(String content) {
+        return "{\"model\":\"" + TestCluster.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content
+                + "\"}],\"max_tokens\":2}";
     }
 
     static String completion(String prompt) {

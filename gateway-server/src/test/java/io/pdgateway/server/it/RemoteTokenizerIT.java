@@ -3,6 +3,7 @@ package io.pdgateway.server.it;
 import static io.pdgateway.server.it.KvEventPods.WAIT;
 import static io.pdgateway.server.it.KvEventPods.X;
 import static io.pdgateway.server.it.KvEventPods.Y;
+import static io.pdgateway.server.it.KvEventPods.chat;
 import static io.pdgateway.server.it.KvEventPods.completion;
 import static io.pdgateway.server.it.KvEventPods.document;
 import static io.pdgateway.server.it.KvEventPods.fullBlocks;
@@ -91,7 +92,8 @@ class RemoteTokenizerIT {
         start("vllm", Map.of());
         String history = document("bravo", 18);
         direct(X, "/v1/chat/completions", chat(history));
-        await().atMost(WAIT).until(() -> heldBlocks(history, X) > 0);
+        long[] rendered = KvEventPods.chatHashes(history);
+        await().atMost(WAIT).until(() -> pods.heldBlocks(rendered, X) == rendered.length);
 
         for (int i = 0; i < 3; i++) {
             assertThat(routedTo("/v1/chat/completions", chat(history + " and then " + i))).isEqualTo(X);
@@ -199,11 +201,6 @@ class RemoteTokenizerIT {
             json.append(json.isEmpty() ? "" : ",").append(id);
         }
         return "{\"model\":\"" + TestCluster.MODEL + "\",\"prompt\":[" + json + more + "],\"max_tokens\":2}";
-    }
-
-    private static String chat(String content) {
-        return "{\"model\":\"" + TestCluster.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + content
-                + "\"}],\"max_tokens\":2}";
     }
 
     private List<RecordedRequest> tokenizeRequests() {

@@ -3,15 +3,19 @@ package io.pdgateway.server.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.config.PrefixTokenizerType;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.PromptNeeds;
 import io.pdgateway.server.front.OpenAiRequestParser;
+import io.pdgateway.sim.TextTokens;
+import io.pdgateway.sim.api.ChatApi;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,13 +142,45 @@ class ModelTokenizersTest {
     }
 
     @Test
-    void engineTokens_aModelsFileOrItsEnginesAsked_notBytes() throws Exception {
-        Map<String, String> files = Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile());
+    void aChatRequestWithToolsAndItsOwnRenderingChoices_hashesAsATokenizingPodComputesIt() throws Exception {
+        Path config = dir.resolve("tokenizer_config.json");
+        Files.writeString(config, BundledTokenizer.configJson());
+        PromptMeasurer measurer = new PromptMeasurer(PrefixTokenizerType.HUGGINGFACE, 16, ModelTokenizers.fromEnv(
+                Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile(), ModelTokenizers.CHAT_TEMPLATES_ENV,
+                        "m=" + config), PrefixTokenizerType.HUGGINGFACE));
+        String body = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+                + "\"text\":\"" + "Which pods hold the longest cached prefix of this prompt? ".repeat(3) + "\"}]},"
+                + "{\"role\":\"assistant\",\"content\":\"Let me\"}],\"continue_final_message\":true,"
+                + "\"add_generation_prompt\":false,\"tools\":[{\"type\":\"function\",\"function\":{\"name\":"
+                + "\"cache_lookup\",\"parameters\":{\"type\":\"object\"}}}]}";
 
-        assertThat(ModelTokenizers.fromEnv(files, PrefixTokenizerType.HUGGINGFACE).engineTokens("m")).isTrue();
-        assertThat(ModelTokenizers.fromEnv(files, PrefixTokenizerType.HUGGINGFACE).engineTokens("other")).isFalse();
-        assertThat(ModelTokenizers.fromEnv(Map.of(), PrefixTokenizerType.REMOTE).engineTokens("other")).isTrue();
-        assertThat(ModelTokenizers.fromEnv(files, PrefixTokenizerType.CHARACTER).engineTokens("m")).isFalse();
+        PromptFeatures chat = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.CHAT_PATH,
+                body.getBytes(StandardCharsets.UTF_8)), HASHES);
+
+        long[] pods = new ChatApi().prompt(new ObjectMapper().readTree(body), 16,
+                TextTokens.of(BundledTokenizer.get(), BundledTokenizer.chatTemplate())).ids();
+        int[] ids = Arrays.stream(pods).mapToInt(id -> (int) id).toArray();
+        assertThat(chat.prefixHashes()).as("the blocks a tokenizing engine-sim pod reports for the same request")
+                .isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16)).hasSizeGreaterThan(3);
+    }
+
+    @Test
+    void likeTheEngines_aModelsFileWithItsChatTemplateOrItsEnginesAsked_notBytes() throws Exception {
+        Path config = dir.resolve("tokenizer_config.json");
+        Files.writeString(config, BundledTokenizer.configJson());
+        Map<String, String> file = Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile());
+        Map<String, String> both = Map.of(ModelTokenizers.FILES_ENV, "m=" + tokenizerFile(),
+                ModelTokenizers.CHAT_TEMPLATES_ENV, "m=" + config);
+
+        assertThat(ModelTokenizers.fromEnv(both, PrefixTokenizerType.HUGGINGFACE).unlikeEngines("m")).isNull();
+        assertThat(ModelTokenizers.fromEnv(file, PrefixTokenizerType.HUGGINGFACE).unlikeEngines("m"))
+                .as("chat requests hash unlike the engines'").contains("chat template")
+                .contains(ModelTokenizers.CHAT_TEMPLATES_ENV);
+        assertThat(ModelTokenizers.fromEnv(file, PrefixTokenizerType.HUGGINGFACE).unlikeEngines("other"))
+                .contains("AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote");
+        assertThat(ModelTokenizers.fromEnv(Map.of(), PrefixTokenizerType.REMOTE).unlikeEngines("other")).isNull();
+        assertThat(ModelTokenizers.fromEnv(file, PrefixTokenizerType.CHARACTER).unlikeEngines("m"))
+                .contains("does not tokenize");
     }
 
     /** A measurer of the tokenizer type with the bundled tokenizer as model m's file. */

@@ -1,0 +1,107 @@
+package io.pdgateway.server.it;
+
+import static io.pdgateway.server.it.KvEventPods.WAIT;
+import static io.pdgateway.server.it.KvEventPods.X;
+import static io.pdgateway.server.it.KvEventPods.Y;
+import static io.pdgateway.server.it.KvEventPods.chat;
+import static io.pdgateway.server.it.KvEventPods.chatHashes;
+import static io.pdgateway.server.it.KvEventPods.document;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.pdgateway.server.routing.ModelTokenizers;
+import io.pdgateway.sim.kvevents.BundledTokenizer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Chat requests over KV-cache events with the model's own files: engines render a chat request with the model's chat
+ * template before tokenizing it, so the blocks they report start with the template's tokens. A gateway given the
+ * model's tokenizer.json and its tokenizer_config.json hashes chat prompts as they do and follows their caches; given
+ * the tokenizer alone it cannot, and says so once, naming the setting. Two engine-sim pods that tokenize with the
+ * bundled tokenizer and render with its bundled template publish the events over real sockets.
+ */
+class KvEventsChatIT {
+    @AutoClose
+    private TestCluster cluster;
+    private KvEventPods pods;
+    @TempDir
+    private Path dir;
+
+    /** Starts X and Y publishing events and a prefix-cache gateway with the bundled tokenizer file (and template). */
+    private void start(String engine, boolean withChatTemplate) throws Exception {
+        Path tokenizer = dir.resolve("tokenizer.json");
+        Files.writeString(tokenizer, BundledTokenizer.json());
+        Map<String, String> env = new HashMap<>(Map.of("ROUTING_ALGORITHM", "prefix-cache",
+                "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "huggingface",
+                ModelTokenizers.FILES_ENV, TestCluster.MODEL + "=" + tokenizer));
+        if (withChatTemplate) {
+            Path config = dir.resolve("tokenizer_config.json");
+            Files.writeString(config, BundledTokenizer.configJson());
+            env.put(ModelTokenizers.CHAT_TEMPLATES_ENV, TestCluster.MODEL + "=" + config);
+        }
+        pods = KvEventPods.start(engine, env);
+        cluster = pods.cluster();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"vllm", "sglang"})
+    void withTheModelsChatTemplate_chatRequestsFollowTheEnginesCaches(String engine) throws Exception {
+        start(engine, true);
+        String history = document("delta", 18);
+        long[] rendered = chatHashes(history);
+        pods.direct(X, "/v1/chat/completions", chat(history));
+        await().atMost(WAIT).until(() -> pods.heldBlocks(rendered, X) == rendered.length);
+        for (int i = 0; i < 3; i++) {
+            assertThat(pods.routedTo("/v1/chat/completions", chat(history + " and then " + i)))
+                    .as("X reported the conversation's blocks").isEqualTo(X);
+        }
+
+        // Behind the gateway's back: X fills its cache with other conversations (evicting this one), Y computes it.
+        for (int i = 0; i < 5; i++) {
+            pods.direct(X, "/v1/chat/completions", chat(document("filler" + i, 18)));
+        }
+        pods.direct(Y, "/v1/chat/completions", chat(history));
+        await().atMost(WAIT).until(() -> pods.heldBlocks(rendered, X) == 0
+                && pods.heldBlocks(rendered, Y) == rendered.length);
+        for (int i = 0; i < 3; i++) {
+            assertThat(pods.routedTo("/v1/chat/completions", chat(history + " at last " + i)))
+                    .as("only Y holds it now").isEqualTo(Y);
+        }
+    }
+
+    @Test
+    void withoutIt_theGatewaySaysOnceThatChatPromptsCannotMatch() throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            start("vllm", false);
+        } finally {
+            System.setErr(original);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        original.print(log);
+        assertThat(log.lines().filter(line -> line.contains("WARN") && line.contains("publishes KV-cache events")))
+                .as("both pods publish; one line for their model").singleElement()
+                .satisfies(line -> assertThat(line).contains(TestCluster.MODEL).contains("chat template")
+                        .contains(ModelTokenizers.CHAT_TEMPLATES_ENV));
+
+        String history = document("echo", 18);
+        pods.direct(X, "/v1/chat/completions", chat(history));
+        long[] rendered = chatHashes(history);
+        await().atMost(WAIT).until(() -> pods.heldBlocks(rendered, X) == rendered.length);
+        assertThat(pods.heldBlocks(KvEventPods.hashes(history), X))
+                .as("the conversation's content hashed alone: what the gateway hashes without the template").isZero();
+    }
+}
