@@ -6,10 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
 import com.hubspot.jinjava.LegacyOverrides;
-import com.hubspot.jinjava.interpret.RenderResult;
+import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
 import com.hubspot.jinjava.loader.ResourceLocator;
+import com.hubspot.jinjava.tree.Node;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.util.HashMap;
@@ -45,13 +46,20 @@ public final class ChatTemplate {
             .withKeepNullableLoopValues(true).withHandleBackslashInQuotesOnly(true).withEvaluateMapKeys(true)
             .build();
 
-    private final String template;
     private final String bosToken;
     private final String eosToken;
     private final Jinjava jinjava;
+    /** Parsed once (jinjava renders a parsed tree again and again). */
+    private final Node tree;
+    /** What parsing found wrong (a syntax error is fatal at every render, as it was when each render parsed). */
+    private final List<TemplateError> parseErrors;
+    /**
+     * An interpreter per thread, kept between clean renders: building one (a copy of the global context, its
+     * expression machinery) took several times the render itself (ChatTemplateBenchmark). Bounded by the threads.
+     */
+    private final ThreadLocal<JinjavaInterpreter> interpreters = new ThreadLocal<>();
 
     public ChatTemplate(String template, String bosToken, String eosToken) {
-        this.template = template;
         this.bosToken = bosToken == null ? "" : bosToken;
         this.eosToken = eosToken == null ? "" : eosToken;
         this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true)
@@ -59,6 +67,20 @@ public final class ChatTemplate {
         this.jinjava.setResourceLocator(NOTHING);
         this.jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
                 ChatTemplate.class, "raiseException", String.class));
+        JinjavaInterpreter parser = jinjava.newInterpreter();
+        JinjavaInterpreter.pushCurrent(parser);
+        Node parsed = null;
+        List<TemplateError> errors;
+        try {
+            parsed = parser.parse(template);
+            errors = parser.getErrorsCopy();
+        } catch (RuntimeException e) {
+            errors = List.of(TemplateError.fromException(e));
+        } finally {
+            JinjavaInterpreter.popCurrent();
+        }
+        this.tree = parsed;
+        this.parseErrors = List.copyOf(errors);
     }
 
     /**
@@ -133,23 +155,55 @@ public final class ChatTemplate {
      */
     public String render(List<? extends Map<String, ?>> messages, boolean addGenerationPrompt,
             Map<String, ?> extra) throws TokenizerFormatException {
-        Map<String, Object> context = new HashMap<>(extra);
-        context.put("messages", messages);
-        context.put("add_generation_prompt", addGenerationPrompt);
-        context.put("bos_token", bosToken);
-        context.put("eos_token", eosToken);
-        RenderResult result = jinjava.renderForResult(template, context);
-        for (TemplateError error : result.getErrors()) {
+        Map<String, Object> variables = new HashMap<>(extra);
+        variables.put("messages", messages);
+        variables.put("add_generation_prompt", addGenerationPrompt);
+        variables.put("bos_token", bosToken);
+        variables.put("eos_token", eosToken);
+        failOnFatal(parseErrors);
+        JinjavaConfig config = jinjava.getGlobalConfig();
+        JinjavaInterpreter interpreter = interpreters.get();
+        interpreters.remove(); // back only after a clean render: one that failed may have left state behind
+        if (interpreter == null) {
+            // a copy of the global context: a render records what it resolved in its context's parents
+            interpreter = new JinjavaInterpreter(jinjava, jinjava.getGlobalContextCopy(), config);
+        }
+        JinjavaInterpreter.pushCurrent(interpreter);
+        String output;
+        try (JinjavaInterpreter.InterpreterScopeClosable scope = interpreter.enterScope()) {
+            interpreter.getContext().putAll(variables); // this render's scope, gone when it closes
+            output = interpreter.render(tree, true);
+        } catch (RuntimeException e) {
+            throw failure(TemplateError.fromException(e));
+        } finally {
+            JinjavaInterpreter.popCurrent();
+        }
+        List<TemplateError> errors = interpreter.getErrorsCopy();
+        if (errors.isEmpty()) { // an interpreter keeps its errors for good, so one that has any is dropped
+            interpreter.getContext().reset(); // what the render resolved, recorded in the thread's context
+            interpreters.set(interpreter);
+        }
+        failOnFatal(errors);
+        // as renderForResult ends its output (a block tag's own newline is trim_blocks' to drop, not this)
+        return config.isKeepTrailingNewline() || !output.endsWith("\n") ? output
+                : output.substring(0, output.length() - 1);
+    }
+
+    private static void failOnFatal(List<TemplateError> errors) throws TokenizerFormatException {
+        for (TemplateError error : errors) {
             if (error.getSeverity() == TemplateError.ErrorType.FATAL) {
-                Throwable cause = error.getException();
-                while (cause != null && cause.getCause() != null && cause.getCause() != cause) {
-                    cause = cause.getCause();
-                }
-                throw new TokenizerFormatException("chat template failed: " + error.getMessage()
-                        + (cause == null ? "" : ": " + cause.getMessage()));
+                throw failure(error);
             }
         }
-        return result.getOutput();
+    }
+
+    private static TokenizerFormatException failure(TemplateError error) {
+        Throwable cause = error.getException();
+        while (cause != null && cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return new TokenizerFormatException("chat template failed: " + error.getMessage()
+                + (cause == null ? "" : ": " + cause.getMessage()));
     }
 
     /** Jinja's raise_exception, as transformers defines it for chat templates. */

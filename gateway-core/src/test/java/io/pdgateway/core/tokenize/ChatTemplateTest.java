@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -126,5 +131,66 @@ class ChatTemplateTest {
                 .hasMessageContaining("cannot both be true");
         assertThatThrownBy(() -> template.renderRequest(JSON.readTree("{\"messages\":[\"hi\"]}")))
                 .isInstanceOf(TokenizerFormatException.class).hasMessageContaining("with a role");
+    }
+
+    @Test
+    void aRender_seesOnlyItsOwnRequest_notWhatAnEarlierOneOnTheSameThreadSetOrFailedAt() throws Exception {
+        ChatTemplate template = new ChatTemplate("{% if greeting is defined %}{% set seen = greeting %}{% endif %}"
+                + "{% if tools %}[tools]{% endif %}{{ seen | default('none') }}"
+                + "{% if messages[0].role == 'tool' %}{{ raise_exception('no tools here') }}{% endif %}"
+                + "{% for m in messages %}<{{ m.content }}>{% endfor %}", "<s>", "</s>");
+        JsonNode first = JSON.readTree("{\"messages\":[{\"role\":\"user\",\"content\":\"a\"}],"
+                + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],"
+                + "\"chat_template_kwargs\":{\"greeting\":\"hej\"}}");
+        JsonNode failing = JSON.readTree("{\"messages\":[{\"role\":\"tool\",\"content\":\"x\"}]}");
+        JsonNode plain = JSON.readTree("{\"messages\":[{\"role\":\"user\",\"content\":\"b\"}]}");
+
+        assertThat(template.renderRequest(first)).isEqualTo("[tools]hej<a>");
+        assertThat(template.renderRequest(plain)).isEqualTo("none<b>");
+        assertThatThrownBy(() -> template.renderRequest(failing)).hasMessageContaining("no tools here");
+        assertThat(template.renderRequest(plain)).isEqualTo("none<b>");
+        assertThat(template.renderRequest(first)).isEqualTo("[tools]hej<a>");
+    }
+
+    @Test
+    void aTemplateWithASyntaxError_failsEveryRender_withoutFailingToLoad() throws Exception {
+        ChatTemplate broken = new ChatTemplate("{% for m in messages %}{{ m.content }}", "<s>", "</s>");
+
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> broken.render(MESSAGES, true, Map.of()))
+                    .isInstanceOf(TokenizerFormatException.class).hasMessageContaining("chat template failed");
+        }
+    }
+
+    @Test
+    void oneTemplateRendersConcurrently_asItRendersAlone() throws Exception {
+        ChatTemplate template = new ChatTemplate(SHOWS_EVERYTHING, "<s>", "</s>");
+        List<JsonNode> requests = new ArrayList<>();
+        List<String> alone = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            requests.add(JSON.readTree("{\"messages\":[{\"role\":\"user\",\"name\":\"u" + i + "\",\"content\":\""
+                    + "question ".repeat(i) + "\"}],\"chat_template_kwargs\":{\"greeting\":\"g" + i + "\"}}"));
+            alone.add(template.renderRequest(requests.get(i)));
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Integer>> mismatches = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int offset = t;
+                mismatches.add(threads.submit(() -> {
+                    int wrong = 0;
+                    for (int i = 0; i < 2_000; i++) {
+                        int r = (i + offset) % requests.size();
+                        wrong += template.renderRequest(requests.get(r)).equals(alone.get(r)) ? 0 : 1;
+                    }
+                    return wrong;
+                }));
+            }
+            for (Future<Integer> wrong : mismatches) {
+                assertThat(wrong.get(60, TimeUnit.SECONDS)).isZero();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
     }
 }
