@@ -13,9 +13,12 @@ import io.pdgateway.sim.TimingProfile;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
 import io.pdgateway.sim.kvevents.KvEventPublisher;
 import io.pdgateway.sim.kvevents.KvEventsConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -131,6 +134,30 @@ final class KvEventPods {
         HttpResponse<String> response = cluster.post(path, body);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return response.headers().firstValue("target-pod").orElseThrow();
+    }
+
+    /** What starting pods and a gateway may throw. */
+    @FunctionalInterface
+    interface Start {
+        void run() throws Exception;
+    }
+
+    /**
+     * The gateway's warnings, while {@code start} runs, that pods publish events for a model it tokenizes unlike its
+     * engines (its log goes to stderr: captured, then passed on).
+     */
+    static List<String> publishingWarnings(Start start) throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            start.run();
+        } finally {
+            System.setErr(original);
+        }
+        String log = captured.toString(StandardCharsets.UTF_8);
+        original.print(log);
+        return log.lines().filter(line -> line.contains("WARN") && line.contains("publishes KV-cache events")).toList();
     }
 
     static String chat(String content) {

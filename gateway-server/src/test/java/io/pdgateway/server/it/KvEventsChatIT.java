@@ -11,9 +11,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -82,17 +79,7 @@ class KvEventsChatIT {
 
     @Test
     void withoutIt_theGatewaySaysOnceThatChatPromptsCannotMatch() throws Exception {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            start("vllm", false);
-        } finally {
-            System.setErr(original);
-        }
-        String log = captured.toString(StandardCharsets.UTF_8);
-        original.print(log);
-        assertThat(log.lines().filter(line -> line.contains("WARN") && line.contains("publishes KV-cache events")))
+        assertThat(KvEventPods.publishingWarnings(() -> start("vllm", false)))
                 .as("both pods publish; one line for their model").singleElement()
                 .satisfies(line -> assertThat(line).contains(TestCluster.MODEL).contains("chat template")
                         .contains(ModelTokenizers.CHAT_TEMPLATES_ENV));

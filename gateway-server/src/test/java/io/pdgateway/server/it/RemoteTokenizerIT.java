@@ -15,11 +15,8 @@ import io.pdgateway.server.metrics.ExpositionLint;
 import io.pdgateway.server.routing.RemoteTokenizer;
 import io.pdgateway.server.routing.RemoteTokenizerSettings;
 import io.pdgateway.sim.RecordedRequest;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,17 +164,8 @@ class RemoteTokenizerIT {
 
     @Test
     void podsPublishingWhilePromptsAreHashedAsBytes_warnOncePerModel() throws Exception {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            start("vllm", Map.of("AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "character"));
-        } finally {
-            System.setErr(original);
-        }
-        String log = captured.toString(StandardCharsets.UTF_8);
-        original.print(log);
-        assertThat(log.lines().filter(line -> line.contains("WARN") && line.contains("publishes KV-cache events")))
+        assertThat(KvEventPods.publishingWarnings(() -> start("vllm",
+                Map.of("AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "character"))))
                 .as("both pods publish; one line for their model").singleElement()
                 .satisfies(line -> assertThat(line).contains(TestCluster.MODEL)
                         .contains("AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote"));
