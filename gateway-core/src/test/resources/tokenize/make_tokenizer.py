@@ -8,7 +8,7 @@ tokenizers version and corpus.
 import json
 import pathlib
 
-from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
 HERE = pathlib.Path(__file__).parent
 # The pre-tokenizer split of Llama 3's tokenizer.json: contractions, letters, 1-3 digits, punctuation, newlines.
@@ -28,6 +28,10 @@ trainer = trainers.BpeTrainer(vocab_size=256 + MERGES, initial_alphabet=pre_toke
 corpus = (HERE / "../../../../../README.md").read_text(encoding="utf-8").splitlines()
 tok.train_from_iterator(corpus, trainer)
 tok.add_special_tokens(SPECIAL)
+# Llama 3's post-processor: the BOS token before a text when special tokens are added (a completion's prompt).
+bos = SPECIAL[0]
+tok.post_processor = processors.TemplateProcessing(single=f"{bos} $A", pair=f"{bos} $A {bos}:1 $B:1",
+                                                   special_tokens=[(bos, tok.token_to_id(bos))])
 tok.save(str(HERE / "tokenizer.json"))
 
 texts = [

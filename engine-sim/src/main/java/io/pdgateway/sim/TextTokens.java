@@ -16,7 +16,13 @@ public interface TextTokens {
     /** Four characters to a pseudo token id, for engines that report the ids (TensorRT-LLM). */
     TextTokens PSEUDO_IDS = PromptTokens::ofTextAsIds;
 
+    /** The text as a completion's prompt: with the tokenizer's special tokens, as engines add them by default. */
     PromptTokens of(String text, int blockSize);
+
+    /** These tokens without special tokens added (a rendered chat prompt, or a request turning them off). */
+    default TextTokens withoutSpecialTokens() {
+        return this;
+    }
 
     /** The template chat requests are rendered with before tokenizing; null: their contents are joined and counted. */
     default ChatTemplate chatTemplate() {
@@ -24,25 +30,28 @@ public interface TextTokens {
     }
 
     /**
-     * The tokenizer's ids (nothing prepended: the engines' chat path adds no special tokens either, the template
-     * writes the BOS token itself), chat requests rendered with the template.
+     * The tokenizer's ids, with the special tokens its post-processor adds (Llama's BOS first) unless told otherwise;
+     * chat requests rendered with the template.
      */
     static TextTokens of(Tokenizer tokenizer, ChatTemplate chatTemplate) {
-        return new TextTokens() {
-            @Override
-            public PromptTokens of(String text, int blockSize) {
-                int[] ids = tokenizer.encode(text);
-                long[] wide = new long[ids.length];
-                for (int i = 0; i < ids.length; i++) {
-                    wide[i] = ids[i];
-                }
-                return PromptTokens.ofIds(wide, blockSize);
-            }
+        return new Tokenized(tokenizer, chatTemplate, true);
+    }
 
-            @Override
-            public ChatTemplate chatTemplate() {
-                return chatTemplate;
+    /** A tokenizer's ids, with or without the special tokens it adds to a single text. */
+    record Tokenized(Tokenizer tokenizer, ChatTemplate chatTemplate, boolean addSpecialTokens) implements TextTokens {
+        @Override
+        public PromptTokens of(String text, int blockSize) {
+            int[] ids = addSpecialTokens ? tokenizer.encodeAddingSpecialTokens(text) : tokenizer.encode(text);
+            long[] wide = new long[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                wide[i] = ids[i];
             }
-        };
+            return PromptTokens.ofIds(wide, blockSize);
+        }
+
+        @Override
+        public TextTokens withoutSpecialTokens() {
+            return new Tokenized(tokenizer, chatTemplate, false);
+        }
     }
 }

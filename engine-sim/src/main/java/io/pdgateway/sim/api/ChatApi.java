@@ -47,8 +47,10 @@ public final class ChatApi implements CompletionApi {
         if (template == null) {
             return tokens.of(text.toString(), blockSize);
         }
+        TextTokens rendered = body.path("add_special_tokens").asBoolean(false) ? tokens // the template wrote them
+                : tokens.withoutSpecialTokens();
         try {
-            return tokens.of(template.renderRequest(body), blockSize);
+            return rendered.of(template.renderRequest(body), blockSize);
         } catch (TokenizerFormatException e) {
             throw ApiException.badRequest(e.getMessage());
         }

@@ -28,6 +28,9 @@ public final class TextCompletionApi implements CompletionApi {
     @Override
     public PromptTokens prompt(JsonNode body, int blockSize, TextTokens tokens) throws ApiException {
         JsonNode prompt = body.get("prompt");
+        if (!body.path("add_special_tokens").asBoolean(true)) { // vLLM's default for a completion: add them
+            tokens = tokens.withoutSpecialTokens();
+        }
         if (prompt.isTextual()) {
             return tokens.of(prompt.asText(), blockSize);
         }

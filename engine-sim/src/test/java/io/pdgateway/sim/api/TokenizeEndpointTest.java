@@ -46,11 +46,16 @@ class TokenizeEndpointTest {
         start("vllm", true);
 
         JsonNode answer = ok(post(pod, "/tokenize", "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\"}"));
+        JsonNode plain = ok(post(pod, "/tokenize", "{\"model\":\"m\",\"prompt\":\"" + PROMPT + "\","
+                + "\"add_special_tokens\":false}"));
 
-        assertThat(ids(answer)).containsExactlyElementsOf(boxed(BundledTokenizer.get().encode(PROMPT)));
+        assertThat(ids(answer)).as("the tokenizer's BOS first, as a completion's prompt gets it")
+                .containsExactlyElementsOf(boxed(BundledTokenizer.get().encodeAddingSpecialTokens(PROMPT)))
+                .startsWith(BundledTokenizer.get().tokenId("<|begin_of_text|>"));
         assertThat(answer.get("count").asInt()).isEqualTo(ids(answer).size())
                 .isEqualTo(billed("/v1/completions", COMPLETION));
         assertThat(answer.get("max_model_len").asInt()).isPositive();
+        assertThat(ids(plain)).containsExactlyElementsOf(boxed(BundledTokenizer.get().encode(PROMPT)));
     }
 
     @Test
@@ -89,7 +94,8 @@ class TokenizeEndpointTest {
         HttpResponse<String> chat = post(pod, "/tokenize",
                 "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
 
-        assertThat(ids(answer)).containsExactlyElementsOf(boxed(BundledTokenizer.get().encode(PROMPT)));
+        assertThat(ids(answer))
+                .containsExactlyElementsOf(boxed(BundledTokenizer.get().encodeAddingSpecialTokens(PROMPT)));
         assertThat(chat.statusCode()).isEqualTo(400);
         assertThat(chat.body()).contains("prompt is required");
     }

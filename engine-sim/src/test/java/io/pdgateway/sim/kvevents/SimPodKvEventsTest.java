@@ -132,7 +132,7 @@ class SimPodKvEventsTest {
     void vllmPod_publishesStoredBlocksWithTheTokenizersIds_andEvictions() throws Exception {
         String replay = start("vllm", 512);
         String prompt = text("first", 110);
-        int[] ids = BundledTokenizer.get().encode(prompt);
+        int[] ids = BundledTokenizer.get().encodeAddingSpecialTokens(prompt); // as a completion's prompt, BOS first
         assertThat(ids.length).as("over half the 512-token cache, within the context").isBetween(272, 480);
         assertThat(post(pod, "/v1/completions", completion(prompt)).statusCode()).isEqualTo(200);
 

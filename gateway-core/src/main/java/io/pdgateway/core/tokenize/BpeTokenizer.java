@@ -32,10 +32,12 @@ public final class BpeTokenizer implements Tokenizer {
     private final Pattern split;
     private final boolean addPrefixSpace;
     private final Normalizer.Form normalization;
+    private final SpecialTokens specialTokens;
     private final Map<String, int[]> cache = new ConcurrentHashMap<>();
 
     BpeTokenizer(Map<String, Integer> vocab, Map<String, Integer> mergeRanks, boolean ignoreMerges, Integer unknownId,
-            Map<String, Integer> added, Pattern split, boolean addPrefixSpace, Normalizer.Form normalization) {
+            Map<String, Integer> added, Pattern split, boolean addPrefixSpace, Normalizer.Form normalization,
+            SpecialTokens specialTokens) {
         this.vocab = Map.copyOf(vocab);
         this.mergeRanks = Map.copyOf(mergeRanks);
         this.ignoreMerges = ignoreMerges;
@@ -44,6 +46,7 @@ public final class BpeTokenizer implements Tokenizer {
         this.split = split;
         this.addPrefixSpace = addPrefixSpace;
         this.normalization = normalization;
+        this.specialTokens = specialTokens;
         int size = 0;
         for (int id : vocab.values()) {
             size = Math.max(size, id + 1);
@@ -93,6 +96,11 @@ public final class BpeTokenizer implements Tokenizer {
         }
         encodeOrdinary(text.substring(from), out);
         return out.toArray();
+    }
+
+    @Override
+    public int[] encodeAddingSpecialTokens(String text) {
+        return specialTokens.around(encode(text));
     }
 
     @Override

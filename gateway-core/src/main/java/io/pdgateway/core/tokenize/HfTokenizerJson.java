@@ -19,11 +19,12 @@ import java.util.regex.PatternSyntaxException;
  *   <li>normalizer none, NFC or NFKC;
  *   <li>pre-tokenizer ByteLevel (GPT-2's split regex when {@code use_regex}), or a Sequence of Split (a regex,
  *       behavior Isolated, not inverted) and ByteLevel without its regex;
- *   <li>added tokens (special or not), matched in the raw text before anything else.
+ *   <li>added tokens (special or not), matched in the raw text before anything else;
+ *   <li>the post-processor's special tokens ({@link SpecialTokens}), which engines add to a completion's prompt and
+ *       not to a rendered chat prompt (its template writes them).
  * </ul>
  * Anything else is refused with a {@link TokenizerFormatException} naming it, so a model the gateway would tokenize
- * differently from its engine fails at start-up rather than routing on wrong hashes. The post-processor is ignored:
- * engines tokenize rendered chat prompts without adding special tokens.
+ * differently from its engine fails at start-up rather than routing on wrong hashes.
  */
 public final class HfTokenizerJson {
     /** GPT-2's pre-tokenizer regex, which ByteLevel applies when its use_regex is on. */
@@ -84,7 +85,7 @@ public final class HfTokenizerJson {
         Normalizer.Form form = normalizer(root.path("normalizer"));
         PreTokenizer pre = preTokenizer(root.path("pre_tokenizer"));
         return new BpeTokenizer(vocab, ranks, model.path("ignore_merges").asBoolean(false), unknown, added, pre.split,
-                pre.addPrefixSpace, form);
+                pre.addPrefixSpace, form, SpecialTokens.of(root.get("post_processor")));
     }
 
     private record PreTokenizer(Pattern split, boolean addPrefixSpace) {}

@@ -113,19 +113,26 @@ public final class PromptMeasurer {
 
     /**
      * The prompt as the model's engine tokenizes it: a chat request rendered with the model's chat template when it has
-     * one (as vLLM renders it: its tools, kwargs and generation-prompt choice included), else the prompt text.
+     * one (as vLLM renders it: its tools, kwargs and generation-prompt choice included) and tokenized without special
+     * tokens (the template writes them); a completion's prompt with the tokenizer's special tokens (Llama's BOS).
+     * Either way the request's own {@code add_special_tokens} decides, as it does in vLLM.
      */
     private int[] modelTokens(OpenAiRequest request, Tokenizer own) {
-        ChatTemplate template = models.chatTemplate(request.model());
-        JsonNode messages = request.body().get("messages");
-        if (template != null && messages != null && messages.isArray()) {
+        JsonNode body = request.body();
+        JsonNode messages = body.get("messages");
+        boolean chat = messages != null && messages.isArray();
+        ChatTemplate template = chat ? models.chatTemplate(request.model()) : null;
+        String text = request.promptText();
+        if (template != null) {
             try {
-                return own.encode(template.renderRequest(request.body()));
+                text = template.renderRequest(body);
             } catch (TokenizerFormatException | IllegalArgumentException e) {
                 // a template that cannot render this request: the contents still share prefixes with each other
+                return own.encode(text);
             }
         }
-        return own.encode(request.promptText());
+        boolean special = body.path("add_special_tokens").asBoolean(!chat);
+        return special ? own.encodeAddingSpecialTokens(text) : own.encode(text);
     }
 
     /** True when measuring is worth moving off the event loop. */

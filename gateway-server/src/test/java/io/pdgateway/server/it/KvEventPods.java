@@ -76,7 +76,7 @@ final class KvEventPods {
         return "default/" + name;
     }
 
-    /** Leading blocks of the text, as the bundled tokenizer splits it, that the gateway's view of the pod holds. */
+    /** Leading blocks of a completion's prompt, as the pods tokenize it, that the gateway's view of the pod holds. */
     int heldBlocks(String text, String name) {
         return heldBlocks(hashes(text), name);
     }
@@ -88,8 +88,9 @@ final class KvEventPods {
         return model.match(hashes, List.of(pod), BlockHasher.DEFAULT_BLOCK_TOKENS).blocks(pod);
     }
 
+    /** The blocks of a completion's prompt, as the pods tokenize it (their tokenizer's BOS first). */
     static long[] hashes(String text) {
-        return hashes(BundledTokenizer.get().encode(text));
+        return hashes(BundledTokenizer.get().encodeAddingSpecialTokens(text));
     }
 
     static long[] hashes(int[] ids) {

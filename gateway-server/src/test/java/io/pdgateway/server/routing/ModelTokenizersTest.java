@@ -66,16 +66,25 @@ class ModelTokenizersTest {
     }
 
     @Test
-    void completionPrompt_hashesOverTheModelsTokenIds() throws Exception {
+    void completionPrompt_hashesOverTheModelsTokenIds_itsBosFirst_unlessTheRequestTurnsSpecialTokensOff()
+            throws Exception {
         PromptMeasurer measurer = withFileForM(PrefixTokenizerType.HUGGINGFACE);
         String prompt = PROMPT;
 
         PromptFeatures features = completion(measurer, "m", prompt);
+        PromptFeatures plain = measurer.measure(OpenAiRequestParser.parse(OpenAiRequestParser.COMPLETIONS_PATH,
+                ("{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"add_special_tokens\":false}")
+                        .getBytes(StandardCharsets.UTF_8)), HASHES);
 
-        int[] ids = BundledTokenizer.get().encode(prompt);
+        int[] ids = BundledTokenizer.get().encodeAddingSpecialTokens(prompt);
+        assertThat(ids[0]).as("as vLLM tokenizes a completion's prompt").isEqualTo(
+                BundledTokenizer.get().tokenId("<|begin_of_text|>"));
         assertThat(features.promptTokens()).isEqualTo(ids.length);
         assertThat(features.prefixHashes())
                 .isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16)).isNotEmpty();
+        int[] without = BundledTokenizer.get().encode(prompt);
+        assertThat(plain.prefixHashes()).isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), without, without.length,
+                16));
     }
 
     @Test
@@ -111,7 +120,7 @@ class ModelTokenizersTest {
         PromptFeatures own = completion(measurer, "m", prompt);
         PromptFeatures other = completion(measurer, "other", prompt);
 
-        int[] ids = BundledTokenizer.get().encode(prompt);
+        int[] ids = BundledTokenizer.get().encodeAddingSpecialTokens(prompt);
         assertThat(own.prefixHashes()).isEqualTo(BlockHasher.chain(BlockHasher.seed("m"), ids, ids.length, 16));
         assertThat(other.prefixHashes()).as("what a request without the engine's answer is routed on")
                 .isEqualTo(PromptMeasurerTest.characterBlocks("other", prompt));
