@@ -11,15 +11,16 @@ import java.util.List;
  * client's own bytes (its members copied as they are, not parsed and written again):
  * <ul>
  *   <li>chat: {@code model}, {@code messages} and what changes how vLLM renders them ({@code tools},
- *       {@code chat_template_kwargs}, {@code add_generation_prompt}, default true, {@code continue_final_message}),
- *       with {@code add_special_tokens: false}, as vLLM's chat endpoint prefills;
- *   <li>completions: {@code model} and the prompt string, with {@code add_special_tokens: true}, as the completions
+ *       {@code documents}, {@code chat_template_kwargs}, {@code add_generation_prompt}, default true,
+ *       {@code continue_final_message}), with {@code add_special_tokens} false, as vLLM's chat endpoint prefills;
+ *   <li>completions: {@code model} and the prompt string, with {@code add_special_tokens} true, as the completions
  *       endpoint prefills. A batch of prompts (a list) has no one prompt to ask for: none.
  * </ul>
+ * A client that sets {@code add_special_tokens} itself has its own choice asked for, as the engine honours it.
  */
 final class TokenizeBody {
     /** Chat members that change the rendered prompt, besides the messages. */
-    private static final List<String> CHAT_RENDERING = List.of("tools", "chat_template_kwargs",
+    private static final List<String> CHAT_RENDERING = List.of("tools", "documents", "chat_template_kwargs",
             "continue_final_message");
 
     private TokenizeBody() {}
@@ -43,12 +44,13 @@ final class TokenizeBody {
             }
             byte[] generationPrompt = members.rawValue("add_generation_prompt");
             body.appendString(",\"add_generation_prompt\":")
-                    .appendBytes(generationPrompt != null ? generationPrompt : ascii("true"))
-                    .appendString(",\"add_special_tokens\":false}");
+                    .appendBytes(generationPrompt != null ? generationPrompt : ascii("true"));
         } else {
-            body.appendString(",\"prompt\":").appendBytes(prompt).appendString(",\"add_special_tokens\":true}");
+            body.appendString(",\"prompt\":").appendBytes(prompt);
         }
-        return body;
+        byte[] specialTokens = members.rawValue("add_special_tokens");
+        return body.appendString(",\"add_special_tokens\":")
+                .appendBytes(specialTokens != null ? specialTokens : ascii(chat ? "false" : "true")).appendString("}");
     }
 
     private static byte[] ascii(String text) {

@@ -69,6 +69,12 @@ class RemoteTokenizerSettingsTest {
         assertThat(tokenizeBody(OpenAiRequestParser.CHAT_PATH, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\","
                 + "\"content\":\"x\"}],\"add_generation_prompt\":false}", true).get("add_generation_prompt")
                 .asBoolean()).as("the client's own choice").isFalse();
+        assertThat(tokenizeBody(OpenAiRequestParser.CHAT_PATH, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"x\"}],\"add_special_tokens\":true,\"documents\":[{\"text\":\"d\"}]}", true)
+                .toString()).as("the client's own choices").contains("\"add_special_tokens\":true")
+                .contains("\"documents\":[{\"text\":\"d\"}]");
+        assertThat(tokenizeBody(OpenAiRequestParser.COMPLETIONS_PATH, "{\"model\":\"m\",\"prompt\":\"x\","
+                + "\"add_special_tokens\":false}", false).get("add_special_tokens").asBoolean()).isFalse();
     }
 
     @Test
