@@ -4,6 +4,7 @@ import io.pdgateway.bench.BenchCommand;
 import io.pdgateway.bench.validate.ValidateCommand;
 import io.pdgateway.epp.EppCommand;
 import io.pdgateway.routingsim.RoutingSimMain;
+import io.pdgateway.server.cli.CheckTokenizerCommand;
 import io.pdgateway.server.cli.ServeCommand;
 import io.pdgateway.sim.SimCommand;
 import picocli.CommandLine;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "pd-gateway", mixinStandardHelpOptions = true, version = "pd-gateway 0.1.0",
         description = "Prefill/decode disaggregation gateway for OpenAI-compatible LLM engines.",
         subcommands = {ServeCommand.class, EppCommand.class, DemoCommand.class, SimCommand.class,
-                BenchCommand.class})
+                BenchCommand.class, CheckTokenizerCommand.class})
 public final class Main implements Runnable {
     @Spec
     CommandSpec spec;

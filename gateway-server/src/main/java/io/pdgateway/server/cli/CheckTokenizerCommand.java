@@ -1,0 +1,151 @@
+package io.pdgateway.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pdgateway.core.config.PrefixTokenizerType;
+import io.pdgateway.server.routing.ModelTokenizers;
+import io.pdgateway.server.routing.TokenizerCheck;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code check-tokenizer}: before trusting prefix routing on KV events to a model's tokenizer file, ask one of its
+ * vLLM pods whether the gateway tokenizes as it does. A wrong file, a missing chat template or a missing BOS token
+ * does not fail anywhere else: the gateway's blocks just never meet the engine's, and routing quietly falls back to
+ * load. Exit 0 when every probe agrees, 1 when one differs, 2 when the check could not be made.
+ */
+@Command(name = "check-tokenizer", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Compare the gateway's tokens for a model (its tokenizer file, and chat template for chat) with "
+                + "what one of its vLLM pods answers on /tokenize, for a completion, a chat and a chat with tools. "
+                + "The files come from PD_GATEWAY_PREFIX_CACHE_TOKENIZER_FILES and _CHAT_TEMPLATES, as serve reads "
+                + "them, unless given here. Exit 0: every probe agrees; 1: one differs; 2: no check was made.")
+public final class CheckTokenizerCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--engine", required = true, paramLabel = "URL", description = "A vLLM pod of the model, e.g. "
+            + "http://10.0.0.7:8000 (SGLang's /tokenize takes no chat messages; TensorRT-LLM has none).")
+    URI engine;
+
+    @Option(names = "--model", required = true, description = "The model's name, as its pods are labelled.")
+    String model;
+
+    @Option(names = "--tokenizer-file", paramLabel = "PATH", description = "The model's tokenizer.json (default: "
+            + "its entry in PD_GATEWAY_PREFIX_CACHE_TOKENIZER_FILES).")
+    Path tokenizerFile;
+
+    @Option(names = "--chat-template", paramLabel = "PATH", description = "The model's tokenizer_config.json "
+            + "(default: its entry in PD_GATEWAY_PREFIX_CACHE_CHAT_TEMPLATES).")
+    Path chatTemplate;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Per /tokenize call "
+            + "(default: ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        TokenizerCheck check;
+        try {
+            check = new TokenizerCheck(model, ModelTokenizers.fromEnv(env(), PrefixTokenizerType.HUGGINGFACE));
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(timeoutSeconds)).build();
+        boolean allAgree = true;
+        out.printf(Locale.ROOT, "model %s against %s%n", model, tokenize());
+        for (TokenizerCheck.Probe probe : check.probes()) {
+            int[] engineIds;
+            try {
+                engineIds = ask(http, check.askBody(probe));
+            } catch (IOException e) {
+                err.printf(Locale.ROOT, "%s: no answer from %s: %s%n", probe.name(), tokenize(),
+                        e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+                return 2;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 2;
+            }
+            TokenizerCheck.Outcome outcome = check.compare(probe, engineIds);
+            allAgree &= outcome.agrees();
+            out.println(line(check, outcome));
+        }
+        if (!allAgree) {
+            out.println("The gateway's prefix blocks for these requests cannot match the blocks this engine reports in "
+                    + "its KV events. Check the tokenizer file's version against the model's, set "
+                    + ModelTokenizers.CHAT_TEMPLATES_ENV + " for chat, or use AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote.");
+        }
+        return allAgree ? 0 : 1;
+    }
+
+    private Map<String, String> env() {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        if (tokenizerFile != null) {
+            env.put(ModelTokenizers.FILES_ENV, model + "=" + tokenizerFile);
+        }
+        if (chatTemplate != null) {
+            env.put(ModelTokenizers.CHAT_TEMPLATES_ENV, model + "=" + chatTemplate);
+        }
+        return env;
+    }
+
+    private URI tokenize() {
+        return engine.resolve("/tokenize");
+    }
+
+    private int[] ask(HttpClient http, String body) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(tokenize())
+                .timeout(Duration.ofSeconds(timeoutSeconds)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IOException("HTTP " + response.statusCode() + ": " + abbreviated(response.body()));
+        }
+        JsonNode tokens = JSON.readTree(response.body()).path("tokens");
+        if (!tokens.isArray()) {
+            throw new IOException("the answer has no tokens: " + abbreviated(response.body()));
+        }
+        int[] ids = new int[tokens.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = tokens.get(i).asInt();
+        }
+        return ids;
+    }
+
+    private static String line(TokenizerCheck check, TokenizerCheck.Outcome o) {
+        String name = String.format(Locale.ROOT, "%-16s", o.probe().name());
+        if (o.agrees()) {
+            return String.format(Locale.ROOT, "%s agrees: %d tokens, %d of %d blocks", name, o.engine().length,
+                    o.matchingBlocks(), o.blocks());
+        }
+        int at = o.firstDifference();
+        return String.format(Locale.ROOT, "%s DIFFERS at token %d of %d (engine: %d): gateway %s, engine %s; %d of %d "
+                + "blocks match", name, at, o.gateway().length, o.engine().length, quoted(check.text(o.gateway(), at,
+                3)), quoted(check.text(o.engine(), at, 3)), o.matchingBlocks(), o.blocks());
+    }
+
+    private static String quoted(String text) {
+        return JSON.valueToTree(text).toString();
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
+    }
+}
