@@ -30,6 +30,7 @@ import io.pdgateway.server.routing.RemoteTokenizer;
 import io.pdgateway.server.routing.PodOutliers;
 import io.pdgateway.server.routing.PromptTokenizer;
 import io.pdgateway.server.routing.RoutingService;
+import io.pdgateway.server.routing.TokenizerAgreement;
 import io.pdgateway.server.scrape.EngineMetricsScraper;
 import io.pdgateway.server.scrape.MetricsStore;
 import io.pdgateway.server.trace.Tracing;
@@ -81,6 +82,7 @@ public final class GatewayServer {
     private final BucketPlanGauges bucketGauges;
     private final TokenLoadGauges tokenGauges;
     private final KvEventsFollower kvEvents;
+    private final TokenizerAgreement tokenizerAgreement;
     private final RoutingModelGauges modelGauges;
     private final SharedLedgerSync sharedLedger;
     private volatile boolean draining;
@@ -128,6 +130,7 @@ public final class GatewayServer {
         // Pods whose metadata names a KV-event endpoint get their cache view fed by their engine's own events.
         this.kvEvents = new KvEventsFollower(kvEventsSettings, session.caches(), new KvEventMetrics(metrics.registry()),
                 System::nanoTime, tokenizers::unlikeEngines);
+        this.tokenizerAgreement = new TokenizerAgreement(vertx, clients::current, engines, tokenizers);
         if (settings.redis().configured()) {
             this.sharedLedger = new SharedLedgerSync(vertx, settings.redis().host(), settings.redis().port(),
                     settings.redis().password(), session.requests(), session.tokens(), settings.redis().sharedLedger());
@@ -215,6 +218,7 @@ public final class GatewayServer {
                                 gateway.modelGauges.sync();
                                 gateway.gates.forgetDeparted(pods.current());
                                 gateway.connectionGauges.sync();
+                                gateway.tokenizerAgreement.check(gateway.routing.session().caches().pods());
                                 if (upkeep.newPlan() != null) {
                                     gateway.bucketGauges.show(upkeep.newPlan());
                                 }

@@ -13,12 +13,9 @@ import io.pdgateway.sim.TimingProfile;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
 import io.pdgateway.sim.kvevents.KvEventPublisher;
 import io.pdgateway.sim.kvevents.KvEventsConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -143,22 +140,12 @@ final class KvEventPods {
         void run() throws Exception;
     }
 
-    /**
-     * The gateway's warnings, while {@code start} runs, that pods publish events for a model it tokenizes unlike its
-     * engines (its log goes to stderr: captured, then passed on).
-     */
+    /** The gateway's warnings, while {@code start} runs, that pods publish events for a model tokenized unlike them. */
     static List<String> publishingWarnings(Start start) throws Exception {
-        PrintStream original = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
+        try (LogCapture log = new LogCapture()) {
             start.run();
-        } finally {
-            System.setErr(original);
+            return log.lines("WARN", "publishes KV-cache events");
         }
-        String log = captured.toString(StandardCharsets.UTF_8);
-        original.print(log);
-        return log.lines().filter(line -> line.contains("WARN") && line.contains("publishes KV-cache events")).toList();
     }
 
     static String chat(String content) {
