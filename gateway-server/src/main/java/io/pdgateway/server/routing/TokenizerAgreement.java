@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code check-tokenizer}, run by the gateway itself: for each model whose prompts it tokenizes with the model's own
- * file and whose pods publish KV events, it asks one such pod whose {@code /tokenize} renders chat (vLLM) for the
- * probes' tokens, once, and says in the log whether its own ids agree: an INFO line when they do, a WARN naming the
+ * file and whose pods publish KV events, it asks one such pod's {@code /tokenize} for the probes' tokens, once (a pod
+ * that renders chat, vLLM's, when there is one; else the completion probe alone, SGLang's), and says in the log
+ * whether its own ids agree: an INFO line when they do, a WARN naming the
  * probe, where the ids part and the command to look closer when they do not (a mismatch fails nowhere else: the
  * gateway's blocks just never meet the engine's). A pod that does not answer is tried again at the next sync, at most
  * {@value #MAX_ATTEMPTS} times a model. State: one entry per model present.
@@ -53,17 +54,21 @@ public final class TokenizerAgreement {
         for (Pod pod : pods) {
             present.add(pod.model());
             if (models.tokenizer(pod.model()) != null && attempts.getOrDefault(pod.model(), 0) < MAX_ATTEMPTS
-                    && !asking.contains(pod.model()) && rendersChat(pod) && publishesEvents(pod)) {
-                toAsk.putIfAbsent(pod.model(), pod);
+                    && !asking.contains(pod.model()) && tokenizes(pod, false) && publishesEvents(pod)) {
+                Pod chosen = toAsk.get(pod.model());
+                if (chosen == null || !tokenizes(chosen, true) && tokenizes(pod, true)) {
+                    toAsk.put(pod.model(), pod); // one that renders chat too, when the model has one
+                }
             }
         }
         attempts.keySet().retainAll(present);
         toAsk.forEach(this::ask);
     }
 
-    private boolean rendersChat(Pod pod) {
+    /** Whether the pod's {@code /tokenize} takes prompts, or with {@code chat} chat messages too (vLLM's). */
+    private boolean tokenizes(Pod pod, boolean chat) {
         EngineAdapter adapter = engines.forEngine(pod.engine());
-        return adapter != null && adapter.tokenize().takes(true);
+        return adapter != null && adapter.tokenize().takes(chat);
     }
 
     private static boolean publishesEvents(Pod pod) {
@@ -74,7 +79,8 @@ public final class TokenizerAgreement {
         attempts.merge(model, 1, Integer::sum);
         asking.add(model);
         TokenizerCheck check = new TokenizerCheck(model, models);
-        List<TokenizerCheck.Probe> probes = check.probes();
+        boolean chat = tokenizes(pod, true);
+        List<TokenizerCheck.Probe> probes = check.probes().stream().filter(probe -> chat || !probe.chat()).toList();
         List<Future<int[]>> answers = new ArrayList<>();
         for (TokenizerCheck.Probe probe : probes) {
             answers.add(client.post(pod.ip(), pod.port(), false, Buffer.buffer(check.askBody(probe))));
@@ -106,8 +112,8 @@ public final class TokenizerAgreement {
                 return;
             }
         }
-        LOG.info("model {}: the gateway's tokens agree with {}'s /tokenize on {} probe requests", model, pod.id(),
-                probes.size());
+        LOG.info("model {}: the gateway's tokens agree with {}'s /tokenize on {} probe request{}", model, pod.id(),
+                probes.size(), probes.size() == 1 ? "" : "s");
     }
 
     private static String quoted(String text) {

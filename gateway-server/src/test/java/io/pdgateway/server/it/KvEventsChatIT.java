@@ -56,9 +56,10 @@ class KvEventsChatIT {
     void withTheModelsChatTemplate_chatRequestsFollowTheEnginesCaches(String engine) throws Exception {
         try (LogCapture log = new LogCapture()) {
             start(engine, true);
-            if (engine.equals("vllm")) { // SGLang's /tokenize renders no chat: no pod to check against
-                await().atMost(WAIT).until(() -> !log.lines("INFO", "the gateway's tokens agree with").isEmpty());
-            }
+            await().atMost(WAIT).until(() -> !log.lines("INFO", "the gateway's tokens agree with").isEmpty());
+            assertThat(log.lines("INFO", "the gateway's tokens agree with")).singleElement().asString()
+                    .as("SGLang's /tokenize renders no chat: the completion probe alone").endsWith(
+                            engine.equals("vllm") ? "on 3 probe requests" : "on 1 probe request");
             assertThat(log.lines("WARN", "unlike")).isEmpty();
         }
         String history = document("delta", 18);
