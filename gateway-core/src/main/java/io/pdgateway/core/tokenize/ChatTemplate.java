@@ -13,6 +13,7 @@ import com.hubspot.jinjava.loader.ResourceLocator;
 import com.hubspot.jinjava.tree.Node;
 import java.io.IOException;
 import java.nio.charset.Charset;
+import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,11 @@ import java.util.Map;
 /**
  * A model's chat template (the Jinja {@code chat_template} of its {@code tokenizer_config.json}), rendered as the
  * engines render it through transformers: Jinja with trim_blocks and lstrip_blocks, the variables {@code messages},
- * {@code add_generation_prompt}, {@code bos_token}, {@code eos_token} (and any extra ones, e.g. {@code tools}), and
- * {@code raise_exception}. The engine then tokenizes the rendered text without adding special tokens, so
- * {@code tokenizer.encode(template.render(...))} gives the engine's prompt tokens. HubSpot's jinjava interprets the
- * template; templates cannot include or import anything (no resource locator). Thread-safe.
+ * {@code add_generation_prompt}, {@code bos_token}, {@code eos_token} (and any extra ones, e.g. {@code tools}),
+ * {@code raise_exception} and {@code strftime_now}. The engine then tokenizes the rendered text without adding special
+ * tokens, so {@code tokenizer.encode(template.render(...))} gives the engine's prompt tokens. HubSpot's jinjava
+ * interprets the template ({@link TemplateSource} mends where it reads Jinja unlike Python); templates cannot include
+ * or import anything (no resource locator). Thread-safe.
  */
 public final class ChatTemplate {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,12 +69,18 @@ public final class ChatTemplate {
         this.jinjava.setResourceLocator(NOTHING);
         this.jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
                 ChatTemplate.class, "raiseException", String.class));
+        this.jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "strftime_now",
+                ChatTemplate.class, "strftimeNow", String.class));
+        // Templates ask "strftime_now is defined" before calling it, as transformers defines it as a global; a
+        // jinjava function is not a variable, so a marker of the same name answers that test (calls still resolve
+        // to the function).
+        this.jinjava.getGlobalContext().put("strftime_now", Boolean.TRUE);
         JinjavaInterpreter parser = jinjava.newInterpreter();
         JinjavaInterpreter.pushCurrent(parser);
         Node parsed = null;
         List<TemplateError> errors;
         try {
-            parsed = parser.parse(template);
+            parsed = parser.parse(TemplateSource.withPythonPrecedence(template));
             errors = parser.getErrorsCopy();
         } catch (RuntimeException e) {
             errors = List.of(TemplateError.fromException(e));
@@ -204,6 +212,11 @@ public final class ChatTemplate {
         }
         return new TokenizerFormatException("chat template failed: " + error.getMessage()
                 + (cause == null ? "" : ": " + cause.getMessage()));
+    }
+
+    /** transformers' strftime_now: the engine's local time now, in Python's strftime format (Llama 3.2's date). */
+    public static String strftimeNow(String format) {
+        return PythonStrftime.format(format, ZonedDateTime.now());
     }
 
     /** Jinja's raise_exception, as transformers defines it for chat templates. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -150,6 +152,46 @@ class ChatTemplateTest {
         assertThatThrownBy(() -> template.renderRequest(failing)).hasMessageContaining("no tools here");
         assertThat(template.renderRequest(plain)).isEqualTo("none<b>");
         assertThat(template.renderRequest(first)).isEqualTo("[tools]hej<a>");
+    }
+
+    @Test
+    void llama32sDateLine_isTodaysAsTransformersWritesIt_notTheTemplatesFallback() throws Exception {
+        // Llama 3.2's own lines: the date only when strftime_now is defined (transformers defines it), else a fixed one.
+        ChatTemplate template = new ChatTemplate("{%- if not date_string is defined %}"
+                + "{%- if strftime_now is defined %}{%- set date_string = strftime_now(\"%d %b %Y\") %}"
+                + "{%- else %}{%- set date_string = \"26 Jul 2024\" %}{%- endif %}{%- endif %}"
+                + "Today Date: {{ date_string }}", "<s>", "</s>");
+        String before = PythonStrftime.format("%d %b %Y", ZonedDateTime.now());
+
+        String rendered = template.render(MESSAGES, true, Map.of());
+
+        assertThat(rendered).isIn("Today Date: " + before,
+                "Today Date: " + PythonStrftime.format("%d %b %Y", ZonedDateTime.now()));
+        assertThat(template.render(MESSAGES, true, Map.of("date_string", "01 Jan 2025")))
+                .as("a client's chat_template_kwargs may pin it").isEqualTo("Today Date: 01 Jan 2025");
+    }
+
+    @Test
+    void notBeforeATest_bindsAsInPython_soAGivenToolsListIsKept() throws Exception {
+        // Llama 3.1's own lines: tools are none only when the request gave none.
+        ChatTemplate template = new ChatTemplate("{%- if not tools is defined %}{%- set tools = none %}{%- endif %}"
+                + "{%- if tools is not none %}[{{ tools | length }} tools]{%- endif %}"
+                + "{%- if not messages[0]['role'] is string %}?{%- endif %}{{ messages[0]['content'] }}"
+                + " not tools is defined", "<s>", "</s>");
+
+        assertThat(template.render(MESSAGES, true, Map.of("tools", List.of(Map.of("name", "f")))))
+                .isEqualTo("[1 tools]  Be brief.  not tools is defined");
+        assertThat(template.render(MESSAGES, true, Map.of())).as("text outside tags is left as written")
+                .isEqualTo("  Be brief.  not tools is defined");
+    }
+
+    @Test
+    void pythonsStrftime_inTheCLocale() {
+        ZonedDateTime time = ZonedDateTime.of(2026, 3, 7, 14, 5, 9, 0, ZoneOffset.UTC);
+
+        assertThat(PythonStrftime.format("%d %b %Y", time)).isEqualTo("07 Mar 2026");
+        assertThat(PythonStrftime.format("%A, %B %e %y %H:%M:%S %I%p day %j %% %Q", time))
+                .isEqualTo("Saturday, March  7 26 14:05:09 02PM day 066 % %Q");
     }
 
     @Test

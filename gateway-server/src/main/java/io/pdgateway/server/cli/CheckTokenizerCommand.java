@@ -91,7 +91,8 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
         if (!allAgree) {
             out.println("The gateway's prefix blocks for these requests cannot match the blocks this engine reports in "
                     + "its KV events. Check the tokenizer file's version against the model's, set "
-                    + ModelTokenizers.CHAT_TEMPLATES_ENV + " for chat, or use AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote.");
+                    + ModelTokenizers.CHAT_TEMPLATES_ENV + " for chat, or use "
+                    + "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE=remote.");
         }
         return allAgree ? 0 : 1;
     }
