@@ -22,8 +22,8 @@ import java.util.Map;
  * A model's chat template (the Jinja {@code chat_template} of its {@code tokenizer_config.json}), rendered as the
  * engines render it through transformers: Jinja with trim_blocks and lstrip_blocks, the variables {@code messages},
  * {@code add_generation_prompt}, {@code bos_token}, {@code eos_token} (and any extra ones, e.g. {@code tools}),
- * {@code raise_exception} and {@code strftime_now}. The engine then tokenizes the rendered text without adding special
- * tokens, so {@code tokenizer.encode(template.render(...))} gives the engine's prompt tokens. HubSpot's jinjava
+ * {@code raise_exception}, {@code strftime_now} and transformers' {@code tojson}. The engine then tokenizes the
+ * rendered text without adding special tokens, so {@code tokenizer.encode(template.render(...))} gives the engine's prompt tokens. HubSpot's jinjava
  * interprets the template ({@link TemplateSource} mends where it reads Jinja unlike Python); templates cannot include
  * or import anything (no resource locator). Thread-safe.
  */
@@ -69,6 +69,7 @@ public final class ChatTemplate {
         this.jinjava.setResourceLocator(NOTHING);
         this.jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
                 ChatTemplate.class, "raiseException", String.class));
+        this.jinjava.getGlobalContext().registerFilter(new PythonJson());
         this.jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "strftime_now",
                 ChatTemplate.class, "strftimeNow", String.class));
         // Templates ask "strftime_now is defined" before calling it, as transformers defines it as a global; a

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -183,6 +184,36 @@ class ChatTemplateTest {
                 .isEqualTo("[1 tools]  Be brief.  not tools is defined");
         assertThat(template.render(MESSAGES, true, Map.of())).as("text outside tags is left as written")
                 .isEqualTo("  Be brief.  not tools is defined");
+    }
+
+    @Test
+    void tojson_writesAsPythonsJsonDumpsDoesForTransformers() throws Exception {
+        ChatTemplate template = new ChatTemplate("{{ tools | tojson }}|{{ tools[0] | tojson(indent=2) }}|"
+                + "{{ tools[0].function | tojson(sort_keys=true, separators=[',', ':']) }}|{{ [] | tojson(indent=4) }}",
+                "<s>", "</s>");
+        Map<String, Object> function = new LinkedHashMap<>();
+        function.put("name", "météo");
+        function.put("minimum", 0.5);
+        function.put("tiny", 1e-5);
+        function.put("list", List.of(1, true, "a\"b\n"));
+        function.put("none", null);
+        Map<String, Object> tool = new LinkedHashMap<>();
+        tool.put("type", "function");
+        tool.put("function", function);
+
+        String rendered = template.render(MESSAGES, true, Map.of("tools", List.of(tool)));
+
+        assertThat(rendered.split("\\|", -1)).containsExactly(
+                "[{\"type\": \"function\", \"function\": {\"name\": \"météo\", \"minimum\": 0.5, \"tiny\": 1e-05, "
+                        + "\"list\": [1, true, \"a\\\"b\\n\"], \"none\": null}}]",
+                "{\n  \"type\": \"function\",\n  \"function\": {\n    \"name\": \"météo\",\n    \"minimum\": 0.5,\n"
+                        + "    \"tiny\": 1e-05,\n    \"list\": [\n      1,\n      true,\n      \"a\\\"b\\n\"\n    ],\n"
+                        + "    \"none\": null\n  }\n}",
+                "{\"list\":[1,true,\"a\\\"b\\n\"],\"minimum\":0.5,\"name\":\"météo\",\"none\":null,\"tiny\":1e-05}",
+                "[]");
+        assertThat(PythonJson.pythonFloat(1e16)).isEqualTo("1e+16");
+        assertThat(PythonJson.pythonFloat(123.0)).isEqualTo("123.0");
+        assertThat(PythonJson.pythonFloat(-2.5e-7)).isEqualTo("-2.5e-07");
     }
 
     @Test
