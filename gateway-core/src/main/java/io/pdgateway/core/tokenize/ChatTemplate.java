@@ -23,9 +23,9 @@ import java.util.Map;
  * engines render it through transformers: Jinja with trim_blocks and lstrip_blocks, the variables {@code messages},
  * {@code add_generation_prompt}, {@code bos_token}, {@code eos_token} (and any extra ones, e.g. {@code tools}),
  * {@code raise_exception}, {@code strftime_now} and transformers' {@code tojson}. The engine then tokenizes the
- * rendered text without adding special tokens, so {@code tokenizer.encode(template.render(...))} gives the engine's prompt tokens. HubSpot's jinjava
- * interprets the template ({@link TemplateSource} mends where it reads Jinja unlike Python); templates cannot include
- * or import anything (no resource locator). Thread-safe.
+ * rendered text without adding special tokens, so {@code tokenizer.encode(template.render(...))} gives the engine's
+ * prompt tokens. HubSpot's jinjava interprets the template ({@link TemplateSource} mends where it reads Jinja unlike
+ * Python); templates cannot include or import anything (no resource locator). Thread-safe.
  */
 public final class ChatTemplate {
     private static final ObjectMapper JSON = new ObjectMapper();

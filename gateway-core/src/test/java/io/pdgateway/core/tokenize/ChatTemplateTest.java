@@ -157,7 +157,8 @@ class ChatTemplateTest {
 
     @Test
     void llama32sDateLine_isTodaysAsTransformersWritesIt_notTheTemplatesFallback() throws Exception {
-        // Llama 3.2's own lines: the date only when strftime_now is defined (transformers defines it), else a fixed one.
+        // Llama 3.2's own lines: the date only when strftime_now is defined (transformers defines it), else a fixed
+        // one.
         ChatTemplate template = new ChatTemplate("{%- if not date_string is defined %}"
                 + "{%- if strftime_now is defined %}{%- set date_string = strftime_now(\"%d %b %Y\") %}"
                 + "{%- else %}{%- set date_string = \"26 Jul 2024\" %}{%- endif %}{%- endif %}"
