@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,9 +38,12 @@ public final class TokenizerAgreement {
     private final ModelTokenizers models;
     private final EngineAdapters engines;
     private final EngineTokenizeClient client;
-    /** Attempts made per model; a model whose check ended is at {@link #MAX_ATTEMPTS} or more. */
-    private final Map<String, Integer> attempts = new HashMap<>();
-    private final Set<String> asking = new HashSet<>();
+    /**
+     * Attempts made per model; a model whose check ended is at {@link #MAX_ATTEMPTS} or more. Concurrent: the answers
+     * complete on the caller's context in Vert.x, but nothing here should depend on which loop that is.
+     */
+    private final Map<String, Integer> attempts = new ConcurrentHashMap<>();
+    private final Set<String> asking = ConcurrentHashMap.newKeySet();
 
     public TokenizerAgreement(Vertx vertx, Supplier<HttpClient> http, EngineAdapters engines, ModelTokenizers models) {
         this.models = models;
@@ -47,7 +51,7 @@ public final class TokenizerAgreement {
         this.client = new EngineTokenizeClient(vertx, http, TIMEOUT_MS);
     }
 
-    /** Starts the check of each model not checked yet that has a pod to ask among these. On one event loop. */
+    /** Starts the check of each model not checked yet that has a pod to ask among these (from the upkeep's loop). */
     public void check(Collection<Pod> pods) {
         Set<String> present = new HashSet<>();
         Map<String, Pod> toAsk = new HashMap<>();
