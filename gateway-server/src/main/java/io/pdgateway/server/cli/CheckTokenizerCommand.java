@@ -69,7 +69,8 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
         } catch (IllegalStateException | IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(timeoutSeconds)).build();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1) // engines serve HTTP/1.1
+                .connectTimeout(Duration.ofSeconds(timeoutSeconds)).build();
         boolean allAgree = true;
         out.printf(Locale.ROOT, "model %s against %s%n", model, tokenize());
         for (TokenizerCheck.Probe probe : check.probes()) {
