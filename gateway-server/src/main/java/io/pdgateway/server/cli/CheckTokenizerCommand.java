@@ -41,7 +41,7 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--engine", required = true, paramLabel = "URL", description = "A vLLM pod of the model, e.g. "
-            + "http://10.0.0.7:8000 (SGLang's /tokenize takes no chat messages; TensorRT-LLM has none).")
+            + "http://10.0.0.7:8000 (an SGLang pod answers the completion probe alone; TensorRT-LLM has no /tokenize).")
     URI engine;
 
     @Option(names = "--model", required = true, description = "The model's name, as its pods are labelled.")
@@ -76,7 +76,11 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
         for (TokenizerCheck.Probe probe : check.probes()) {
             int[] engineIds;
             try {
-                engineIds = ask(http, check.askBody(probe));
+                engineIds = ask(http, probe, check.askBody(probe));
+            } catch (RefusedChat e) {
+                out.printf(Locale.ROOT, "%-16s skipped: the engine's /tokenize takes no chat messages (SGLang's)%n",
+                        probe.name());
+                continue;
             } catch (IOException e) {
                 err.printf(Locale.ROOT, "%s: no answer from %s: %s%n", probe.name(), tokenize(),
                         e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
@@ -113,10 +117,21 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
         return engine.resolve("/tokenize");
     }
 
-    private int[] ask(HttpClient http, String body) throws IOException, InterruptedException {
+    /** A 400 for a chat probe: an engine whose {@code /tokenize} renders no chat (SGLang's), not a failed check. */
+    private static final class RefusedChat extends IOException {
+        RefusedChat(String message) {
+            super(message);
+        }
+    }
+
+    private int[] ask(HttpClient http, TokenizerCheck.Probe probe, String body) throws IOException,
+            InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(tokenize())
                 .timeout(Duration.ofSeconds(timeoutSeconds)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 400 && probe.chat()) {
+            throw new RefusedChat(abbreviated(response.body()));
+        }
         if (response.statusCode() != 200) {
             throw new IOException("HTTP " + response.statusCode() + ": " + abbreviated(response.body()));
         }

@@ -19,7 +19,7 @@ import java.util.List;
 public final class TokenizerCheck {
     /** A request to compare on: a completion, a chat with a system prompt, a chat with tools. */
     public record Probe(String name, String path, String body) {
-        boolean chat() {
+        public boolean chat() {
             return path.equals(OpenAiRequestParser.CHAT_PATH);
         }
     }

@@ -97,6 +97,22 @@ class CheckTokenizerCommandTest {
     }
 
     @Test
+    void anSglangPod_answersTheCompletionProbe_andTheChatProbesAreSkipped() throws Exception {
+        SimPod sglang = SimPod.start(VERTX, SimConfig.builder().engine("sglang").timeScale(1e-4).modelName("m")
+                .bundledTokenizer(true).build()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        try {
+            Outcome outcome = run(sglang.baseUrl(), BundledTokenizer.json(), true);
+
+            assertThat(outcome.status()).as(outcome.out() + outcome.err()).isZero();
+            assertThat(outcome.out()).containsPattern("(?m)^completion +agrees")
+                    .containsPattern("(?m)^chat +skipped: the engine's /tokenize takes no chat messages")
+                    .containsPattern("(?m)^chat with tools +skipped");
+        } finally {
+            sglang.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void anEngineThatDoesNotAnswer_isNoCheck() throws Exception {
         int closed;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
