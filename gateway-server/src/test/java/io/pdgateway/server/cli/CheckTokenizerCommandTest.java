@@ -92,7 +92,8 @@ class CheckTokenizerCommandTest {
         Outcome outcome = run(pod.baseUrl(), withoutPostProcessor, true);
 
         assertThat(outcome.status()).isEqualTo(1);
-        assertThat(outcome.out()).containsPattern("(?m)^completion +DIFFERS at token 0 .*engine \"<\\|begin_of_text\\|>")
+        assertThat(outcome.out())
+                .containsPattern("(?m)^completion +DIFFERS at token 0 .*engine \"<\\|begin_of_text\\|>")
                 .containsPattern("(?m)^chat +agrees");
     }
 
