@@ -52,12 +52,6 @@ final class PythonJson implements Filter {
         return args != null && args.length > position ? args[position] : null;
     }
 
-    static String dumps(Object value) {
-        StringBuilder out = new StringBuilder();
-        write(out, value, new Options(false, -1, ", ", ": ", false), 0);
-        return out.toString();
-    }
-
     private static void write(StringBuilder out, Object value, Options o, int depth) {
         if (value == null) {
             out.append("null");

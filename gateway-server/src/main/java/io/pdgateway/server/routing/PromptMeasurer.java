@@ -95,13 +95,13 @@ public final class PromptMeasurer {
                 request.raw().length / PromptFeatures.BYTES_PER_TOKEN_ESTIMATE);
     }
 
-    /** The model's own tokenizer file, when the tokenizer type reads files and the model has one; else null. */
     /** The token ids routing hashes for the request with its model's own file, or null when it has none. */
     int[] modelTokenIds(OpenAiRequest request) {
         Tokenizer own = ownTokenizer(request);
         return own == null ? null : modelTokens(request, own);
     }
 
+    /** The model's own tokenizer file, when the tokenizer type reads files and the model has one; else null. */
     private Tokenizer ownTokenizer(OpenAiRequest request) {
         return engineTokens() ? models.tokenizer(request.model()) : null;
     }
