@@ -3,6 +3,7 @@ package io.pdgateway.sim.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pdgateway.core.tokenize.ChatTemplate;
+import io.pdgateway.core.tokenize.SpecialTokens;
 import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.TextTokens;
@@ -47,8 +48,7 @@ public final class ChatApi implements CompletionApi {
         if (template == null) {
             return tokens.of(text.toString(), blockSize);
         }
-        TextTokens rendered = body.path("add_special_tokens").asBoolean(false) ? tokens // the template wrote them
-                : tokens.withoutSpecialTokens();
+        TextTokens rendered = SpecialTokens.added(body, true) ? tokens : tokens.withoutSpecialTokens();
         try {
             return rendered.of(template.renderRequest(body), blockSize);
         } catch (TokenizerFormatException e) {

@@ -2,6 +2,7 @@ package io.pdgateway.sim.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pdgateway.core.tokenize.SpecialTokens;
 import io.pdgateway.sim.PromptTokens;
 import io.pdgateway.sim.TextTokens;
 import java.util.List;
@@ -28,7 +29,7 @@ public final class TextCompletionApi implements CompletionApi {
     @Override
     public PromptTokens prompt(JsonNode body, int blockSize, TextTokens tokens) throws ApiException {
         JsonNode prompt = body.get("prompt");
-        if (!body.path("add_special_tokens").asBoolean(true)) { // vLLM's default for a completion: add them
+        if (!SpecialTokens.added(body, false)) {
             tokens = tokens.withoutSpecialTokens();
         }
         if (prompt.isTextual()) {

@@ -29,6 +29,14 @@ public record SpecialTokens(int[] before, int[] after) {
         return out;
     }
 
+    /**
+     * Whether an engine adds the special tokens to this request's prompt: the request's own {@code add_special_tokens},
+     * else vLLM's default, on for a completion and off for a chat (its template writes them).
+     */
+    public static boolean added(JsonNode request, boolean chat) {
+        return request.path("add_special_tokens").asBoolean(!chat);
+    }
+
     /** The post-processor's special tokens, or {@link #NONE} when it has none (or none is given). */
     static SpecialTokens of(JsonNode postProcessor) throws TokenizerFormatException {
         if (postProcessor == null || postProcessor.isNull() || postProcessor.isMissingNode()) {

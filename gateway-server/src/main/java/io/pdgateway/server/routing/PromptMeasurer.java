@@ -7,6 +7,7 @@ import io.pdgateway.core.session.Admission;
 import io.pdgateway.core.session.PromptFeatures;
 import io.pdgateway.core.session.PromptNeeds;
 import io.pdgateway.core.tokenize.ChatTemplate;
+import io.pdgateway.core.tokenize.SpecialTokens;
 import io.pdgateway.core.tokenize.Tokenizer;
 import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.server.front.OpenAiRequest;
@@ -137,8 +138,7 @@ public final class PromptMeasurer {
                 return own.encode(text);
             }
         }
-        boolean special = body.path("add_special_tokens").asBoolean(!chat);
-        return special ? own.encodeAddingSpecialTokens(text) : own.encode(text);
+        return SpecialTokens.added(body, chat) ? own.encodeAddingSpecialTokens(text) : own.encode(text);
     }
 
     /** True when measuring is worth moving off the event loop. */
