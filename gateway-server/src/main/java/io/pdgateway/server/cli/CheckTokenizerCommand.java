@@ -154,12 +154,8 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
         }
         int at = o.firstDifference();
         return String.format(Locale.ROOT, "%s DIFFERS at token %d of %d (engine: %d): gateway %s, engine %s; %d of %d "
-                + "blocks match", name, at, o.gateway().length, o.engine().length, quoted(check.text(o.gateway(), at,
-                3)), quoted(check.text(o.engine(), at, 3)), o.matchingBlocks(), o.blocks());
-    }
-
-    private static String quoted(String text) {
-        return JSON.valueToTree(text).toString();
+                + "blocks match", name, at, o.gateway().length, o.engine().length, check.quotedAt(o.gateway(), at),
+                check.quotedAt(o.engine(), at), o.matchingBlocks(), o.blocks());
     }
 
     private static String abbreviated(String text) {

@@ -111,16 +111,12 @@ public final class TokenizerAgreement {
                 LOG.warn("model {}: the gateway tokenizes a {} unlike {}'s /tokenize, from token {} (gateway {}, "
                         + "engine {}): its prompts' blocks cannot meet the ones that pod reports in KV events. Look "
                         + "closer with: bin/pd-gateway check-tokenizer --engine http://{}:{} --model {}", model,
-                        outcome.probe().name(), pod.id(), at, quoted(check.text(outcome.gateway(), at, 3)),
-                        quoted(check.text(outcome.engine(), at, 3)), pod.ip(), pod.port(), model);
+                        outcome.probe().name(), pod.id(), at, check.quotedAt(outcome.gateway(), at),
+                        check.quotedAt(outcome.engine(), at), pod.ip(), pod.port(), model);
                 return;
             }
         }
         LOG.info("model {}: the gateway's tokens agree with {}'s /tokenize on {} probe request{}", model, pod.id(),
                 probes.size(), probes.size() == 1 ? "" : "s");
-    }
-
-    private static String quoted(String text) {
-        return "\"" + text.replace("\n", "\\n") + "\"";
     }
 }

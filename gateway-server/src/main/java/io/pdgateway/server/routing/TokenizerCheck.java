@@ -1,5 +1,6 @@
 package io.pdgateway.server.routing;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.pdgateway.core.cache.BlockHasher;
 import io.pdgateway.core.config.PrefixTokenizerType;
 import io.pdgateway.core.tokenize.Tokenizer;
@@ -52,7 +53,7 @@ public final class TokenizerCheck {
     }
 
     public List<Probe> probes() {
-        String quoted = "\"" + model + "\"";
+        String quoted = TextNode.valueOf(model).toString();
         return List.of(
                 new Probe("completion", OpenAiRequestParser.COMPLETIONS_PATH, "{\"model\":" + quoted
                         + ",\"prompt\":\"" + TEXT + "\"}"),
@@ -86,10 +87,11 @@ public final class TokenizerCheck {
         return new Outcome(probe, gateway, engine, theirs.length, matching, Arrays.mismatch(gateway, engine));
     }
 
-    /** The text of a few ids from {@code from}, as the tokenizer writes them. */
-    public String text(int[] ids, int from, int count) {
+    /** The text of the three ids from {@code from}, as the tokenizer writes them, quoted as a JSON string. */
+    public String quotedAt(int[] ids, int from) {
         int start = Math.max(0, Math.min(from, ids.length));
-        return tokenizer.decode(Arrays.copyOfRange(ids, start, Math.min(ids.length, start + count)));
+        return TextNode.valueOf(tokenizer.decode(Arrays.copyOfRange(ids, start, Math.min(ids.length, start + 3))))
+                .toString();
     }
 
     private OpenAiRequest request(Probe probe) {
