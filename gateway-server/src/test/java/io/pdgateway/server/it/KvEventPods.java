@@ -9,14 +9,19 @@ import io.pdgateway.core.cache.CacheViews;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.tokenize.TokenizerFormatException;
 import io.pdgateway.server.kvevents.KvEventsAnnotations;
+import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.sim.TimingProfile;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
 import io.pdgateway.sim.kvevents.KvEventPublisher;
 import io.pdgateway.sim.kvevents.KvEventsConfig;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -59,6 +64,21 @@ final class KvEventPods {
         KvEventPods pods = new KvEventPods(cluster);
         await().atMost(WAIT).until(() -> pods.caches().eventsLive(id(X)) && pods.caches().eventsLive(id(Y)));
         return pods;
+    }
+
+    /**
+     * A prefix-cache gateway's settings for tokenizing as the pods do: the bundled tokenizer.json (and with
+     * {@code chatTemplate} its tokenizer_config.json) written to {@code dir} as the model's files.
+     */
+    static Map<String, String> bundledTokenizerEnv(Path dir, boolean chatTemplate) throws IOException {
+        Map<String, String> env = new HashMap<>(Map.of("ROUTING_ALGORITHM", "prefix-cache",
+                "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "huggingface", ModelTokenizers.FILES_ENV,
+                TestCluster.MODEL + "=" + Files.writeString(dir.resolve("tokenizer.json"), BundledTokenizer.json())));
+        if (chatTemplate) {
+            env.put(ModelTokenizers.CHAT_TEMPLATES_ENV, TestCluster.MODEL + "="
+                    + Files.writeString(dir.resolve("tokenizer_config.json"), BundledTokenizer.configJson()));
+        }
+        return env;
     }
 
     TestCluster cluster() {

@@ -10,11 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pdgateway.server.routing.ModelTokenizers;
-import io.pdgateway.sim.kvevents.BundledTokenizer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,17 +33,7 @@ class KvEventsChatIT {
 
     /** Starts X and Y publishing events and a prefix-cache gateway with the bundled tokenizer file (and template). */
     private void start(String engine, boolean withChatTemplate) throws Exception {
-        Path tokenizer = dir.resolve("tokenizer.json");
-        Files.writeString(tokenizer, BundledTokenizer.json());
-        Map<String, String> env = new HashMap<>(Map.of("ROUTING_ALGORITHM", "prefix-cache",
-                "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "huggingface",
-                ModelTokenizers.FILES_ENV, TestCluster.MODEL + "=" + tokenizer));
-        if (withChatTemplate) {
-            Path config = dir.resolve("tokenizer_config.json");
-            Files.writeString(config, BundledTokenizer.configJson());
-            env.put(ModelTokenizers.CHAT_TEMPLATES_ENV, TestCluster.MODEL + "=" + config);
-        }
-        pods = KvEventPods.start(engine, env);
+        pods = KvEventPods.start(engine, KvEventPods.bundledTokenizerEnv(dir, withChatTemplate));
         cluster = pods.cluster();
     }
 

@@ -14,12 +14,10 @@ import static org.awaitility.Awaitility.await;
 import io.pdgateway.core.cache.CacheViews;
 import io.pdgateway.server.kvevents.KvEventMetrics;
 import io.pdgateway.server.kvevents.KvEventsSettings;
-import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -47,12 +45,9 @@ class KvEventsRoutingIT {
 
     /** Starts X and Y publishing events, and a prefix-cache gateway following them with the bundled tokenizer. */
     private void start(String engine, String staleMs) throws Exception {
-        Path tokenizer = dir.resolve("tokenizer.json");
-        Files.writeString(tokenizer, BundledTokenizer.json());
-        pods = KvEventPods.start(engine, Map.of("ROUTING_ALGORITHM", "prefix-cache",
-                "AIBRIX_PREFIX_CACHE_TOKENIZER_TYPE", "huggingface",
-                ModelTokenizers.FILES_ENV, TestCluster.MODEL + "=" + tokenizer,
-                KvEventsSettings.STALE_MS_ENV, staleMs));
+        Map<String, String> env = KvEventPods.bundledTokenizerEnv(dir, false);
+        env.put(KvEventsSettings.STALE_MS_ENV, staleMs);
+        pods = KvEventPods.start(engine, env);
         cluster = pods.cluster();
     }
 
