@@ -51,8 +51,8 @@ public record SpecialTokens(int[] before, int[] after) {
             case "Sequence" -> {
                 SpecialTokens all = NONE;
                 for (JsonNode step : postProcessor.path("processors")) {
-                    SpecialTokens one = of(step);
-                    all = new SpecialTokens(concat(all.before, one.before), concat(one.after, all.after));
+                    SpecialTokens one = of(step); // applied to what the steps before it made: its tokens go outside
+                    all = new SpecialTokens(concat(one.before, all.before), concat(all.after, one.after));
                 }
                 yield all;
             }

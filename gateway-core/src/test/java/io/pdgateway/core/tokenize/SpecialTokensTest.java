@@ -31,6 +31,15 @@ class SpecialTokensTest {
     }
 
     @Test
+    void aSequencesLaterStep_wrapsWhatTheEarlierOnesMade() throws Exception {
+        String inner = "{\"type\":\"BertProcessing\",\"sep\":[\"[SEP]\",102],\"cls\":[\"[CLS]\",101]}";
+
+        assertThat(of("{\"type\":\"Sequence\",\"processors\":[" + inner + "," + LLAMA3 + "]}").around(new int[] {5}))
+                .as("as tokenizers runs a Sequence: each step over the encoding the previous one returned")
+                .containsExactly(128000, 101, 5, 102);
+    }
+
+    @Test
     void tokensAfterTheText_andBertsClsAndSep() throws Exception {
         String eos = "{\"type\":\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"<s>\",\"type_id\":0}},"
                 + "{\"Sequence\":{\"id\":\"A\",\"type_id\":0}},{\"SpecialToken\":{\"id\":\"</s>\",\"type_id\":0}}],"
