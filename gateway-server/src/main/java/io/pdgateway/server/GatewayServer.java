@@ -125,7 +125,8 @@ public final class GatewayServer {
         RoutingSession session = routing.session();
         session.ejectWith(outliers.detector());
         this.tokenGauges = new TokenLoadGauges(metrics.registry(), session.tokens());
-        this.modelGauges = new RoutingModelGauges(metrics.registry(), session.prefillModels(), session.caches());
+        this.modelGauges = new RoutingModelGauges(metrics.registry(), session.prefillModels(), session.caches(),
+                scraper.cacheHits());
         this.bucketGauges = new BucketPlanGauges(metrics.registry());
         // Pods whose metadata names a KV-event endpoint get their cache view fed by their engine's own events.
         this.kvEvents = new KvEventsFollower(kvEventsSettings, session.caches(), new KvEventMetrics(metrics.registry()),

@@ -60,6 +60,7 @@ public final class EngineMetricsScraper implements AutoCloseable {
     private final Outcome outcome;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final Map<String, CounterRate> generationRates = new ConcurrentHashMap<>();
+    private final EngineCacheHits cacheHits = new EngineCacheHits();
     /**
      * Each engine's wanted sample names, built once instead of on every scrape; keyed by the engine's name, whose hash
      * a String keeps (the names record hashed its eleven fields on every lookup, 1 % of a busy event loop).
@@ -91,6 +92,11 @@ public final class EngineMetricsScraper implements AutoCloseable {
                 new PoolOptions().setHttp1MaxSize(1));
     }
 
+    /** What each pod's engine says its prefix cache served, as the scrapes found it. */
+    public EngineCacheHits cacheHits() {
+        return cacheHits;
+    }
+
     public void start() {
         timer = vertx.setPeriodic(intervalMs, id -> scrapeAll());
     }
@@ -112,6 +118,7 @@ public final class EngineMetricsScraper implements AutoCloseable {
             cursor = 0;
             store.retainOnly(present);
             generationRates.keySet().retainAll(present);
+            cacheHits.retainOnly(present);
             backoff.keySet().retainAll(present);
             long rounds = Math.max(1, (all.size() + budgetPerInterval - 1) / budgetPerInterval);
             store.staleAfter(Math.max(STALE_AFTER_NANOS,
@@ -165,6 +172,8 @@ public final class EngineMetricsScraper implements AutoCloseable {
                         Map<String, Double> values = PrometheusText.sums(text,
                                 wanted.computeIfAbsent(pod.engine(), engine -> names.wanted()));
                         store.put(pod.id(), toMetrics(pod, names, values, kvCapacityTokens(names, text, values), now));
+                        cacheHits.observe(pod.id(), get(values, names.prefixHitTokens()),
+                                get(values, names.prefixQueriedTokens()), get(values, names.prefixHitRate()));
                     } else {
                         failedScrape(pod, "scrape: " + ar.cause().getMessage());
                     }

@@ -1,0 +1,100 @@
+package io.pdgateway.server.scrape;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What each pod's engine says its prefix cache served, as its scrapes found it, to set beside what the gateway's cache
+ * view predicted: vLLM's two counters (prompt tokens looked up, and those served from the cache), kept as totals the
+ * gateway re-exports, and SGLang's and TensorRT-LLM's own hit-rate gauge. A total starts at the engine's value when the
+ * gateway first scrapes it; a counter that goes down (the engine restarted) counts on from its new value, so a total
+ * never falls. Bounded by the scraped pods ({@link #retainOnly}).
+ * Thread-safe.
+ */
+public final class EngineCacheHits {
+    /** One pod's figures; written by its scrapes (one at a time), read by the metrics registry. */
+    private static final class Served {
+        private double lastHits = Double.NaN;
+        private double lastQueried = Double.NaN;
+        volatile double hitTokens;
+        volatile double queriedTokens;
+        volatile double hitRate = Double.NaN;
+        volatile boolean counted;
+
+        synchronized void counters(double hits, double queried) {
+            hitTokens += increase(lastHits, hits);
+            queriedTokens += increase(lastQueried, queried);
+            lastHits = hits;
+            lastQueried = queried;
+            counted = true;
+        }
+
+        private static double increase(double last, double now) {
+            return Double.isNaN(last) || now < last ? now : now - last;
+        }
+    }
+
+    private final Map<String, Served> pods = new ConcurrentHashMap<>();
+
+    /**
+     * One scrape's figures (NaN where the engine exports none): the two counters count only when both are there.
+     */
+    public void observe(String podId, double hitTokens, double queriedTokens, double hitRate) {
+        boolean counters = !Double.isNaN(hitTokens) && !Double.isNaN(queriedTokens);
+        if (!counters && Double.isNaN(hitRate)) {
+            return;
+        }
+        Served served = pods.computeIfAbsent(podId, id -> new Served());
+        if (counters) {
+            served.counters(hitTokens, queriedTokens);
+        }
+        served.hitRate = hitRate;
+    }
+
+    /** Pods whose engine reports the two counters. */
+    public Set<String> countingPods() {
+        Set<String> ids = new HashSet<>();
+        pods.forEach((id, served) -> {
+            if (served.counted) {
+                ids.add(id);
+            }
+        });
+        return ids;
+    }
+
+    /** Pods whose engine reports a hit rate. */
+    public Set<String> ratePods() {
+        Set<String> ids = new HashSet<>();
+        pods.forEach((id, served) -> {
+            if (!Double.isNaN(served.hitRate)) {
+                ids.add(id);
+            }
+        });
+        return ids;
+    }
+
+    /** Prompt tokens the pod's engine served from its prefix cache: its own total, counting on over its restarts. */
+    public double hitTokens(String podId) {
+        Served served = pods.get(podId);
+        return served == null ? 0 : served.hitTokens;
+    }
+
+    /** Prompt tokens the pod's engine looked up in its prefix cache: its own total, counting on over its restarts. */
+    public double queriedTokens(String podId) {
+        Served served = pods.get(podId);
+        return served == null ? 0 : served.queriedTokens;
+    }
+
+    /** The pod's engine's own recent hit rate, 0..1, or NaN. */
+    public double hitRate(String podId) {
+        Served served = pods.get(podId);
+        return served == null ? Double.NaN : served.hitRate;
+    }
+
+    /** Drops pods no longer in the cluster view. */
+    public void retainOnly(Set<String> podIds) {
+        pods.keySet().retainAll(podIds);
+    }
+}
