@@ -56,6 +56,14 @@ public final class RoutingModelGauges {
         this.servedRates = new PodSeries(registry, id -> List.of(PodSeries.gauge(registry,
                 "pd_prefix_cache_engine_hit_rate", "The pod's engine's own recent prefix-cache hit rate, 0..1 (SGLang "
                         + "cache_hit_rate, TensorRT-LLM kv_cache_hit_rate)", id, () -> served.hitRate(id))));
+        served.onFirstFigures(id -> {
+            if (served.counting(id)) {
+                servedCounts.add(id);
+            }
+            if (!Double.isNaN(served.hitRate(id))) {
+                servedRates.add(id);
+            }
+        });
         Gauge.builder("pd_prefix_cache_model_blocks", caches, CacheViews::totalBlocks)
                 .description("KV blocks the gateway's cache model believes the pods hold, over all pods")
                 .register(registry);

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * What each pod's engine says its prefix cache served, as its scrapes found it, to set beside what the gateway's cache
@@ -37,6 +38,12 @@ public final class EngineCacheHits {
     }
 
     private final Map<String, Served> pods = new ConcurrentHashMap<>();
+    private volatile Consumer<String> firstFigures = id -> { };
+
+    /** Told of a pod's id when a scrape first finds its figures (its series can appear then, not a tick later). */
+    public void onFirstFigures(Consumer<String> listener) {
+        firstFigures = listener;
+    }
 
     /**
      * One scrape's figures (NaN where the engine exports none): the two counters count only when both are there.
@@ -46,11 +53,18 @@ public final class EngineCacheHits {
         if (!counters && Double.isNaN(hitRate)) {
             return;
         }
-        Served served = pods.computeIfAbsent(podId, id -> new Served());
+        Served served = pods.get(podId);
+        boolean first = served == null;
+        if (first) {
+            served = pods.computeIfAbsent(podId, id -> new Served());
+        }
         if (counters) {
             served.counters(hitTokens, queriedTokens);
         }
         served.hitRate = hitRate;
+        if (first) {
+            firstFigures.accept(podId);
+        }
     }
 
     /** Pods whose engine reports the two counters. */
@@ -62,6 +76,12 @@ public final class EngineCacheHits {
             }
         });
         return ids;
+    }
+
+    /** Whether the pod's engine reports the two counters. */
+    public boolean counting(String podId) {
+        Served served = pods.get(podId);
+        return served != null && served.counted;
     }
 
     /** Pods whose engine reports a hit rate. */

@@ -47,6 +47,7 @@ class ClientInputSeriesIT {
         sendAll(1, i -> unknownModel(random));
         sendAll(1, i -> randomHeaders(random));
         sendAll(1, i -> randomStrategy(random));
+        cluster.awaitIdleScrapes("standard-0"); // the pod's scraped figures have series from its first scrape on
         Set<String> before = series();
 
         List<Integer> unknown = sendAll(REQUESTS, i -> unknownModel(random));
@@ -103,6 +104,7 @@ class ClientInputSeriesIT {
     void twoMegabyteModelNames_metricsDoNotGrow_notEchoedWhole() throws Exception {
         cluster = new TestCluster().standard("standard-0").startGateway(Map.of());
         sendAll(1, i -> unknownModel(new SplittableRandom(1)));
+        cluster.awaitIdleScrapes("standard-0"); // the pod's scraped figures have series from its first scrape on
         Set<String> before = series();
         int sizeBefore = gatewaysOwnSize(cluster.get("/metrics").body());
 
@@ -135,6 +137,7 @@ class ClientInputSeriesIT {
                 .header("x-pd-debug", random.nextBoolean() ? "true" : token(random, 6)).build();
         sendAll(1, wrongKey);
         sendAll(1, rightKey);
+        cluster.awaitIdleScrapes("standard-0"); // the pod's scraped figures have series from its first scrape on
         Set<String> before = series();
 
         List<Integer> refused = sendAll(REQUESTS, wrongKey);

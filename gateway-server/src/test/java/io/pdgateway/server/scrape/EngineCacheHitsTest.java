@@ -2,6 +2,8 @@ package io.pdgateway.server.scrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +42,19 @@ class EngineCacheHitsTest {
         assertThat(hits.ratePods()).isEmpty();
         assertThat(hits.hitTokens("ns/h")).isZero();
         assertThat(hits.hitRate("ns/d")).isNaN();
+    }
+
+    @Test
+    void aPodsFirstFigures_areToldOnce_withTheFiguresInPlace() {
+        List<String> told = new ArrayList<>();
+        hits.onFirstFigures(id -> told.add(id + (hits.counting(id) ? " counts" : " rate " + hits.hitRate(id))));
+
+        hits.observe("ns/d", NONE, NONE, NONE);
+        hits.observe("ns/a", 1, 2, NONE);
+        hits.observe("ns/a", 3, 4, NONE);
+        hits.observe("ns/s", NONE, NONE, 0.5);
+
+        assertThat(told).containsExactly("ns/a counts", "ns/s rate 0.5");
     }
 
     @Test
