@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -36,6 +35,7 @@ import picocli.CommandLine.Spec;
                 + "them, unless given here. Exit 0: every probe agrees; 1: one differs; 2: no check was made.")
 public final class CheckTokenizerCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private final Map<String, String> environment;
 
     @Spec
     CommandSpec spec;
@@ -58,6 +58,15 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10", description = "Per /tokenize call "
             + "(default: ${DEFAULT-VALUE}).")
     long timeoutSeconds;
+
+    public CheckTokenizerCommand() {
+        this(System.getenv());
+    }
+
+    /** @param environment where the file settings are read, as serve reads them from the process's */
+    CheckTokenizerCommand(Map<String, String> environment) {
+        this.environment = environment;
+    }
 
     @Override
     public Integer call() {
@@ -102,8 +111,9 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
         return allAgree ? 0 : 1;
     }
 
+    /** The model's own entries of the file settings (the other models' files are not read), then this command's. */
     private Map<String, String> env() {
-        Map<String, String> env = new HashMap<>(System.getenv());
+        Map<String, String> env = ModelTokenizers.onlyModel(environment, model);
         if (tokenizerFile != null) {
             env.put(ModelTokenizers.FILES_ENV, model + "=" + tokenizerFile);
         }

@@ -67,6 +67,25 @@ public final class ModelTokenizers {
                 type == PrefixTokenizerType.REMOTE ? RemoteTokenizerSettings.fromEnv(env) : null);
     }
 
+    /**
+     * {@code env} with the two file settings narrowed to {@code model}'s entries (absent when it has none), so that
+     * loading it reads that model's files alone: a tool about one model neither waits on nor fails for another's.
+     *
+     * @throws IllegalStateException naming a setting with a malformed entry, as {@link #fromEnv} would
+     */
+    public static Map<String, String> onlyModel(Map<String, String> env, String model) {
+        Map<String, String> narrowed = new HashMap<>(env);
+        for (String key : new String[] {FILES_ENV, CHAT_TEMPLATES_ENV}) {
+            Path path = entries(env, key).get(model);
+            if (path == null) {
+                narrowed.remove(key);
+            } else {
+                narrowed.put(key, model + "=" + path);
+            }
+        }
+        return narrowed;
+    }
+
     /** The model's tokenizer, or null. */
     public Tokenizer tokenizer(String model) {
         return tokenizers.get(model);

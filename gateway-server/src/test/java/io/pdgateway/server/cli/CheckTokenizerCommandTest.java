@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +26,8 @@ import picocli.CommandLine;
 /**
  * {@code check-tokenizer} against a tokenizing engine-sim vLLM pod over a real socket: the pod's own files agree on
  * every probe; without the chat template the chat probes differ from the first token; a tokenizer file without its
- * post-processor misses the BOS token a completion gets; an engine that does not answer is no check at all.
+ * post-processor misses the BOS token a completion gets; an engine that does not answer is no check at all; with the
+ * files named by the environment, as serve reads them, only the model's own are read (another's may be missing).
  */
 class CheckTokenizerCommandTest {
     private static final Vertx VERTX = Vertx.vertx();
@@ -56,11 +58,29 @@ class CheckTokenizerCommandTest {
             args.addAll(List.of("--chat-template",
                     Files.writeString(dir.resolve("tokenizer_config.json"), BundledTokenizer.configJson()).toString()));
         }
+        return execute(args, Map.of());
+    }
+
+    private static Outcome execute(List<String> args, Map<String, String> environment) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int status = new CommandLine(new CheckTokenizerCommand()).setOut(new PrintWriter(out, true))
+        int status = new CommandLine(new CheckTokenizerCommand(environment)).setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true)).execute(args.toArray(String[]::new));
         return new Outcome(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void theModelsFilesFromTheEnvironment_anotherModelsNotRead() throws Exception {
+        Path tokenizer = Files.writeString(dir.resolve("tokenizer.json"), BundledTokenizer.json());
+        Path config = Files.writeString(dir.resolve("tokenizer_config.json"), BundledTokenizer.configJson());
+        Map<String, String> environment = Map.of(
+                ModelTokenizers.FILES_ENV, "other=/no/such/tokenizer.json, m=" + tokenizer,
+                ModelTokenizers.CHAT_TEMPLATES_ENV, "m=" + config + ",other=/no/such/tokenizer_config.json");
+
+        Outcome outcome = execute(List.of("--engine", pod.baseUrl(), "--model", "m"), environment);
+
+        assertThat(outcome.status()).as(outcome.out() + outcome.err()).isZero();
+        assertThat(outcome.out().lines().filter(line -> line.contains(" agrees: "))).hasSize(3);
     }
 
     @Test
