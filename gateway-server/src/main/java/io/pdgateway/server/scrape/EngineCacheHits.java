@@ -11,8 +11,7 @@ import java.util.function.Consumer;
  * view predicted: vLLM's two counters (prompt tokens looked up, and those served from the cache), kept as totals the
  * gateway re-exports, and SGLang's and TensorRT-LLM's own hit-rate gauge. A total starts at the engine's value when the
  * gateway first scrapes it; a counter that goes down (the engine restarted) counts on from its new value, so a total
- * never falls. Bounded by the scraped pods ({@link #retainOnly}).
- * Thread-safe.
+ * never falls. Bounded by the scraped pods ({@link #retainOnly}). Thread-safe.
  */
 public final class EngineCacheHits {
     /** One pod's figures; written by its scrapes (one at a time), read by the metrics registry. */
