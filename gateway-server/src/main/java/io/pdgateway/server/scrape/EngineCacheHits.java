@@ -7,8 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * What each pod's engine says its prefix cache served, as its scrapes found it, to set beside what the gateway's cache
- * view predicted: vLLM's two counters (prompt tokens looked up, and those served from the cache), kept as totals the
+ * What each computing pod's engine says its prefix cache served, as its scrapes found it, to set beside what the
+ * gateway's cache view predicted for the prompts it routed there (prefill and standard pods: a decode pod's own lookup
+ * of a prompt whose KV it receives is not one the view predicts, and would dilute the share): vLLM's two counters (prompt tokens looked up, and those served from the cache), kept as totals the
  * gateway re-exports, and SGLang's and TensorRT-LLM's own hit-rate gauge. A total starts at the engine's value when the
  * gateway first scrapes it; a counter that goes down (the engine restarted) counts on from its new value, so a total
  * never falls. Bounded by the scraped pods ({@link #retainOnly}). Thread-safe.

@@ -4,6 +4,7 @@ import io.pdgateway.core.model.ClusterSnapshot;
 import io.pdgateway.core.model.ModelPods;
 import io.pdgateway.core.model.Pod;
 import io.pdgateway.core.model.PodMetrics;
+import io.pdgateway.core.model.PodRole;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.engine.EngineMetricNames;
 import io.pdgateway.server.discovery.PodSource;
@@ -172,8 +173,10 @@ public final class EngineMetricsScraper implements AutoCloseable {
                         Map<String, Double> values = PrometheusText.sums(text,
                                 wanted.computeIfAbsent(pod.engine(), engine -> names.wanted()));
                         store.put(pod.id(), toMetrics(pod, names, values, kvCapacityTokens(names, text, values), now));
-                        cacheHits.observe(pod.id(), get(values, names.prefixHitTokens()),
-                                get(values, names.prefixQueriedTokens()), get(values, names.prefixHitRate()));
+                        if (pod.role() != PodRole.DECODE) { // what the cache view predicts: the computing pods'
+                            cacheHits.observe(pod.id(), get(values, names.prefixHitTokens()),
+                                    get(values, names.prefixQueriedTokens()), get(values, names.prefixHitRate()));
+                        }
                     } else {
                         failedScrape(pod, "scrape: " + ar.cause().getMessage());
                     }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * The gateway's /metrics carries what each pod's engine says its prefix cache served, beside what the gateway's view
  * predicted: a pod that computed one prompt three times reports cache hits on its own /metrics, and the gateway's
  * series for that pod read the same figures once it has scraped them (vLLM's two token counters; SGLang's and
- * TensorRT-LLM's hit-rate gauge).
+ * TensorRT-LLM's hit-rate gauge). Of a PD pair only the prefill pod's, the pod whose prompts the view predicts.
  */
 class EngineCacheHitsIT {
     private static final String PROMPT = "the same long question about prefix caches, asked again ".repeat(40);
@@ -43,6 +43,21 @@ class EngineCacheHitsIT {
                     .isEqualTo(pod.get("vllm:prefix_cache_queries_total"));
         });
         assertThat(cluster.get("/metrics").body()).doesNotContain("pd_prefix_cache_engine_hit_rate");
+    }
+
+    @Test
+    void aPdPair_onlyThePrefillPodsFigures_theOnesTheViewPredicts() throws Exception {
+        cluster = new TestCluster().prefill("prefill-0", "group-0").decode("decode-0", "group-0")
+                .startGateway(Map.of("ROUTING_ALGORITHM", "pd"));
+        for (int i = 0; i < 3; i++) {
+            assertThat(cluster.post("/v1/chat/completions", TestCluster.chat(PROMPT, 2, false)).statusCode())
+                    .isEqualTo(200);
+        }
+        cluster.awaitIdleScrapes("prefill-0", "decode-0");
+
+        String metrics = cluster.get("/metrics").body();
+        assertThat(metrics).containsPattern("pd_prefix_cache_engine_hit_tokens_total\\{[^}]*pod_name=\"prefill-0\"")
+                .doesNotContainPattern("pd_prefix_cache_engine_[a-z_]+\\{[^}]*pod_name=\"decode-0\"");
     }
 
     @Test
