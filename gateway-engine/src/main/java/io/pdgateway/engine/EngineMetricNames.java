@@ -36,8 +36,8 @@ public record EngineMetricNames(String path, String waiting, String prefillPreal
             null, "sglang:gen_throughput", null, null, null, "sglang:max_total_num_tokens", null, null,
             "sglang:cache_hit_rate");
     /**
-     * TensorRT-LLM serves Prometheus under /prometheus/metrics and exports KV utilisation and its reuse hit rate, no
-     * queue (reference §4): its cache size comes from the kvCacheCapacityTokens setting.
+     * TensorRT-LLM serves Prometheus under /prometheus/metrics and exports KV utilisation, no queue (reference §4),
+     * and its KV reuse hit rate: its cache size comes from the kvCacheCapacityTokens setting.
      */
     public static final EngineMetricNames TRTLLM = new EngineMetricNames("/prometheus/metrics", null, null, null,
             "trtllm_kv_cache_utilization", null, null, null, null, null, null, null, null, "trtllm_kv_cache_hit_rate");
