@@ -1,8 +1,7 @@
 package io.pdgateway.server.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.core.config.PrefixTokenizerType;
+import io.pdgateway.server.kvevents.EngineTokenizeClient;
 import io.pdgateway.server.routing.ModelTokenizers;
 import io.pdgateway.server.routing.TokenizerCheck;
 import java.io.IOException;
@@ -11,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -34,7 +34,6 @@ import picocli.CommandLine.Spec;
                 + "The files come from PD_GATEWAY_PREFIX_CACHE_TOKENIZER_FILES and _CHAT_TEMPLATES, as serve reads "
                 + "them, unless given here. Exit 0: every probe agrees; 1: one differs; 2: no check was made.")
 public final class CheckTokenizerCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<String, String> environment;
 
     @Spec
@@ -140,20 +139,13 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
                 .timeout(Duration.ofSeconds(timeoutSeconds)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 400 && probe.chat()) {
-            throw new RefusedChat(abbreviated(response.body()));
+            throw new RefusedChat(EngineTokenizeClient.abbreviated(response.body()));
         }
         if (response.statusCode() != 200) {
-            throw new IOException("HTTP " + response.statusCode() + ": " + abbreviated(response.body()));
+            throw new IOException("HTTP " + response.statusCode() + ": "
+                    + EngineTokenizeClient.abbreviated(response.body()));
         }
-        JsonNode tokens = JSON.readTree(response.body()).path("tokens");
-        if (!tokens.isArray()) {
-            throw new IOException("the answer has no tokens: " + abbreviated(response.body()));
-        }
-        int[] ids = new int[tokens.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = tokens.get(i).asInt();
-        }
-        return ids;
+        return EngineTokenizeClient.tokens(response.body().getBytes(StandardCharsets.UTF_8));
     }
 
     private static String line(TokenizerCheck check, TokenizerCheck.Outcome o) {
@@ -166,9 +158,5 @@ public final class CheckTokenizerCommand implements Callable<Integer> {
         return String.format(Locale.ROOT, "%s DIFFERS at token %d of %d (engine: %d): gateway %s, engine %s; %d of %d "
                 + "blocks match", name, at, o.gateway().length, o.engine().length, check.quotedAt(o.gateway(), at),
                 check.quotedAt(o.engine(), at), o.matchingBlocks(), o.blocks());
-    }
-
-    private static String abbreviated(String text) {
-        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
     }
 }

@@ -1,6 +1,7 @@
 package io.pdgateway.server.kvevents;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pdgateway.server.front.TokenIdArray;
@@ -65,14 +66,25 @@ public final class EngineTokenizeClient {
                 })));
     }
 
+    /** {@link #tokens} as a future: its failure carries the reason. */
+    static Future<int[]> parse(Buffer buf) {
+        try {
+            return Future.succeededFuture(tokens(buf.getBytes()));
+        } catch (IOException e) {
+            return Future.failedFuture(e.getMessage());
+        }
+    }
+
     /**
      * The answer's {@code tokens}, read as a stream of numbers rather than a tree: a long prompt's answer holds tens of
      * thousands of them.
+     *
+     * @throws IOException saying what the answer lacks: not JSON, no tokens array, a token that is not an id
      */
-    static Future<int[]> parse(Buffer buf) {
-        try (JsonParser parser = JSON.getFactory().createParser(buf.getBytes())) {
+    public static int[] tokens(byte[] answer) throws IOException {
+        try (JsonParser parser = JSON.getFactory().createParser(answer)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return Future.failedFuture(PATH + " answer is not a JSON object");
+                throw new IOException(PATH + " answer is not a JSON object");
             }
             int[] ids = null;
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -83,23 +95,29 @@ public final class EngineTokenizeClient {
                     continue;
                 }
                 if (value != JsonToken.START_ARRAY) {
-                    return Future.failedFuture(PATH + " answer has no tokens array");
+                    throw new IOException(PATH + " answer has no tokens array");
                 }
                 ids = TokenIdArray.read(parser);
                 if (ids == null) {
-                    return Future.failedFuture(PATH + " answer holds a token that is not an id: " + parser.getText());
+                    throw new IOException(PATH + " answer holds a token that is not an id: " + parser.getText());
                 }
             }
-            return ids != null ? Future.succeededFuture(ids)
-                    : Future.failedFuture(PATH + " answer has no tokens array");
-        } catch (IOException e) {
-            return Future.failedFuture(PATH + " answer is not JSON: " + e.getMessage());
+            if (ids == null) {
+                throw new IOException(PATH + " answer has no tokens array");
+            }
+            return ids;
+        } catch (JsonProcessingException e) {
+            throw new IOException(PATH + " answer is not JSON: " + e.getMessage(), e);
         }
     }
 
     /** An error answer as a log line can carry it: an engine's error body, cut. */
     private static String abbreviated(Buffer buf) {
-        String text = buf.toString(StandardCharsets.UTF_8);
+        return abbreviated(buf.toString(StandardCharsets.UTF_8));
+    }
+
+    /** An engine's answer as a message can quote it: its first 200 characters. */
+    public static String abbreviated(String text) {
         return text.length() <= 200 ? text : text.substring(0, 200) + "...";
     }
 }
