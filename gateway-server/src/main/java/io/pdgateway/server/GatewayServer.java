@@ -219,7 +219,7 @@ public final class GatewayServer {
                                 gateway.modelGauges.sync();
                                 gateway.gates.forgetDeparted(pods.current());
                                 gateway.connectionGauges.sync();
-                                gateway.tokenizerAgreement.check(gateway.routing.session().caches().pods());
+                                gateway.tokenizerAgreement.check(gateway.kvEvents.publishingPods());
                                 if (upkeep.newPlan() != null) {
                                     gateway.bucketGauges.show(upkeep.newPlan());
                                 }

@@ -33,6 +33,8 @@ public final class KvEventsFollower implements AutoCloseable {
     private boolean closed;
     /** Warnings already logged; bounded by the pod set (cleared of pods that left at every sync). */
     private final Set<String> warned = new HashSet<>();
+    /** The pods that published at the last sync, for whoever needs them beside the subscriptions. */
+    private volatile List<Pod> publishing = List.of();
     /** Models already warned of as tokenized unlike their engines; bounded by the models present. */
     private final Set<String> warnedModels = new HashSet<>();
 
@@ -52,6 +54,7 @@ public final class KvEventsFollower implements AutoCloseable {
     /** Subscribes to the pods that publish now, stops those that left or stopped publishing. Returns at once. */
     public synchronized void sync() {
         List<KvEventsTarget> targets = new ArrayList<>();
+        List<Pod> publishingNow = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         Set<String> present = new HashSet<>();
         Set<String> models = new HashSet<>();
@@ -61,12 +64,14 @@ public final class KvEventsFollower implements AutoCloseable {
             KvEventsEndpoint endpoint = KvEventsAnnotations.parse(pod.id(), pod.ip(), pod.labels(), Map.of(), warnings);
             if (endpoint != null) {
                 targets.add(new KvEventsTarget(pod.id(), pod.model(), endpoint));
+                publishingNow.add(pod);
                 String unlike = unlikeEngines.apply(pod.model());
                 if (unlike != null && warnedModels.add(pod.model())) {
                     LOG.warn("{} publishes KV-cache events for model {}, {}", pod.id(), pod.model(), unlike);
                 }
             }
         }
+        publishing = List.copyOf(publishingNow);
         warnedModels.retainAll(models);
         warned.removeIf(w -> !present.contains(w.substring(0, Math.max(0, w.indexOf(':'))))); // "pod: ..." 
         for (String warning : warnings) {
@@ -81,6 +86,11 @@ public final class KvEventsFollower implements AutoCloseable {
             subscriptions = new KvEventSubscriptions(settings, caches, metrics, nanoClock);
         }
         subscriptions.update(targets);
+    }
+
+    /** The pods whose metadata named a KV-event endpoint at the last {@link #sync}. */
+    public List<Pod> publishingPods() {
+        return publishing;
     }
 
     public synchronized int subscribedPods() {

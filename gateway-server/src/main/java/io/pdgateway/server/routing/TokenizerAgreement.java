@@ -4,7 +4,6 @@ import io.pdgateway.core.model.Pod;
 import io.pdgateway.engine.EngineAdapter;
 import io.pdgateway.engine.EngineAdapters;
 import io.pdgateway.server.kvevents.EngineTokenizeClient;
-import io.pdgateway.server.kvevents.KvEventsAnnotations;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -51,14 +50,17 @@ public final class TokenizerAgreement {
         this.client = new EngineTokenizeClient(vertx, http, TIMEOUT_MS);
     }
 
-    /** Starts the check of each model not checked yet that has a pod to ask among these (from the upkeep's loop). */
-    public void check(Collection<Pod> pods) {
+    /**
+     * Starts the check of each model not checked yet that has a pod to ask among these, the pods that publish KV events
+     * ({@code KvEventsFollower.publishingPods}; from the upkeep's loop).
+     */
+    public void check(Collection<Pod> publishing) {
         Set<String> present = new HashSet<>();
         Map<String, Pod> toAsk = new HashMap<>();
-        for (Pod pod : pods) {
+        for (Pod pod : publishing) {
             present.add(pod.model());
             if (models.tokenizer(pod.model()) != null && attempts.getOrDefault(pod.model(), 0) < MAX_ATTEMPTS
-                    && !asking.contains(pod.model()) && tokenizes(pod, false) && publishesEvents(pod)) {
+                    && !asking.contains(pod.model()) && tokenizes(pod, false)) {
                 Pod chosen = toAsk.get(pod.model());
                 if (chosen == null || !tokenizes(chosen, true) && tokenizes(pod, true)) {
                     toAsk.put(pod.model(), pod); // one that renders chat too, when the model has one
@@ -73,10 +75,6 @@ public final class TokenizerAgreement {
     private boolean tokenizes(Pod pod, boolean chat) {
         EngineAdapter adapter = engines.forEngine(pod.engine());
         return adapter != null && adapter.tokenize().takes(chat);
-    }
-
-    private static boolean publishesEvents(Pod pod) {
-        return KvEventsAnnotations.parse(pod.id(), pod.ip(), pod.labels(), Map.of(), new ArrayList<>()) != null;
     }
 
     private void ask(String model, Pod pod) {
