@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pdgateway.server.scrape.PrometheusText;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +18,6 @@ import org.junit.jupiter.api.Test;
  */
 class EngineCacheHitsIT {
     private static final String PROMPT = "the same long question about prefix caches, asked again ".repeat(40);
-    private final HttpClient http = HttpClient.newHttpClient();
     @AutoClose
     private TestCluster cluster;
 
@@ -92,9 +86,7 @@ class EngineCacheHitsIT {
     }
 
     private Map<String, Double> podMetrics(String path, String... names) throws Exception {
-        String text = http.send(HttpRequest.newBuilder(URI.create(cluster.simPod("standard").baseUrl() + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        return PrometheusText.sums(text, Set.of(names));
+        return PrometheusText.sums(cluster.podExposition("standard", path), Set.of(names));
     }
 
     private Map<String, Double> gatewayMetrics(String... names) throws Exception {

@@ -15,9 +15,6 @@ import io.pdgateway.core.cache.CacheViews;
 import io.pdgateway.server.kvevents.KvEventMetrics;
 import io.pdgateway.server.kvevents.KvEventsSettings;
 import io.pdgateway.sim.kvevents.BundledTokenizer;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -84,8 +81,7 @@ class KvEventsRoutingIT {
             assertThat(predictedOnX).as("predicted cached on X").isPositive().isLessThanOrEqualTo(routedToX);
         });
         if (engine.equals("vllm")) {
-            String served = cluster.http.send(HttpRequest.newBuilder(URI.create(cluster.simPod(X).baseUrl()
-                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            String served = cluster.podExposition(X, "/metrics");
             assertThat(total(served, "vllm:prefix_cache_hits_total")).as("X's engine served hits too").isPositive();
         }
         assertThat(counter(metrics, KvEventMetrics.RECEIVED, X)).isPositive();

@@ -278,6 +278,12 @@ final class TestCluster implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A simulated pod's own metrics exposition, read past the gateway ({@code /metrics}; TensorRT-LLM's elsewhere). */
+    String podExposition(String name, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(sims.get(name).baseUrl() + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     /** The gateway's unlabelled series {@code name} on /metrics (e.g. pd_prefix_cache_model_blocks), NaN when absent. */
     double metric(String name) throws Exception {
         return unlabelled(get("/metrics").body(), name);
