@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * What each computing pod's engine says its prefix cache served, as its scrapes found it, to set beside what the
@@ -69,13 +70,7 @@ public final class EngineCacheHits {
 
     /** Pods whose engine reports the two counters. */
     public Set<String> countingPods() {
-        Set<String> ids = new HashSet<>();
-        pods.forEach((id, served) -> {
-            if (served.counted) {
-                ids.add(id);
-            }
-        });
-        return ids;
+        return podsWhere(served -> served.counted);
     }
 
     /** Whether the pod's engine reports the two counters. */
@@ -86,9 +81,13 @@ public final class EngineCacheHits {
 
     /** Pods whose engine reports a hit rate. */
     public Set<String> ratePods() {
+        return podsWhere(served -> !Double.isNaN(served.hitRate));
+    }
+
+    private Set<String> podsWhere(Predicate<Served> test) {
         Set<String> ids = new HashSet<>();
         pods.forEach((id, served) -> {
-            if (!Double.isNaN(served.hitRate)) {
+            if (test.test(served)) {
                 ids.add(id);
             }
         });
