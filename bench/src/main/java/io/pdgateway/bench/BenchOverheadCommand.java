@@ -107,10 +107,12 @@ public final class BenchOverheadCommand implements Callable<Integer> {
     @Option(names = "--nginx", paramLabel = "PATH", description = "The nginx binary (default: found on PATH or in /usr/sbin).")
     Path nginx;
 
-    @Option(names = "--netty-references", description = "Also measure two JVM proxies on Netty, each in its own "
-            + "process: netty-http (Netty's HTTP codecs, objects passed through) and netty-tcp (a byte splice, no "
-            + "HTTP): what the gateway's network stack costs before any gateway code runs (single hop; not with --pd).")
-    boolean nettyReferences;
+    @Option(names = {"--jvm-references", "--netty-references"}, description = "Also measure three JVM proxies, each "
+            + "in its own process: netty-http (Netty's HTTP codecs, objects passed through), netty-tcp (a byte splice, "
+            + "no HTTP) and vertx-http (Vert.x's server and client as the gateway sets them up, no gateway code): "
+            + "what the gateway's network stack and HTTP layer cost before its own code runs (single hop; not with "
+            + "--pd).")
+    boolean jvmReferences;
 
     @Option(names = "--gateway-variant", paramLabel = "NAME=OPTIONS", description = "Also measure a pd-gateway "
             + "process started with these JVM options and gateway settings (quoted, space-separated; a setting as "
@@ -148,7 +150,7 @@ public final class BenchOverheadCommand implements Callable<Integer> {
         checkPdEngines();
         OverheadSettings settings = new OverheadSettings(promptTokens, outputTokens, rate, warmupRequests, warmupRate,
                 jitSettleSeconds, rounds, sliceSeconds,
-                searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx, nettyReferences,
+                searchStart, searchMax, searchSteps, stepSeconds, timeoutSeconds * 1000, nginx, jvmReferences,
                 variants());
         List<String> notes = new ArrayList<>();
         boolean pd = pdEngines != null && !pdEngines.isEmpty();
@@ -168,11 +170,14 @@ public final class BenchOverheadCommand implements Callable<Integer> {
                 + "pd-gateway = one `serve` process, ROUTING_ALGORITHM=random over that pod; nginx = worker_processes "
                 + "auto, proxy_buffering off; all on loopback with the load generator on %d cores",
                 Runtime.getRuntime().availableProcessors()));
-        if (nettyReferences && !pd) {
+        if (jvmReferences && !pd) {
             notes.add("netty-http = a JVM of its own running Netty's HTTP/1.1 codecs on both sides, every head and "
                     + "chunk passed through as it is decoded, upstream connections pooled per event loop; netty-tcp = "
                     + "the same JVM and Netty splicing bytes to an upstream connection of each client connection's "
-                    + "own, no HTTP: what the gateway's network stack costs before any of its own code runs");
+                    + "own, no HTTP: what the gateway's network stack costs before any of its own code runs; vertx-http = "
+                    + "Vert.x's server and client set up as the gateway's (a listener and a pod client per loop), the "
+                    + "body read whole and sent on, the answer's chunks written as they come: the gateway's HTTP layer "
+                    + "without its code");
         }
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
                 + "then bisecting; a failing rate is measured twice) whose p99 time to the first token stays within twice "

@@ -85,9 +85,9 @@ public final class OverheadBenchmark {
                 }
             }, () -> notes.add("nginx not found (install it: apt-get install -y nginx, or pass --nginx PATH); "
                     + "no reference proxy measured"));
-            if (settings.nettyReferences()) {
-                for (String mode : List.of(NettyReferenceProxy.HTTP, NettyReferenceProxy.TCP)) {
-                    ReferenceProxyChild reference = ReferenceProxyChild.start(mode, SIM_HOST, sim.port());
+            if (settings.jvmReferences()) {
+                for (String name : ReferenceProxyChild.NAMES) {
+                    ReferenceProxyChild reference = ReferenceProxyChild.start(name, SIM_HOST, sim.port());
                     closing.add(reference);
                     targets.put(reference.name(), Endpoint.local("127.0.0.1", reference.port()));
                     ProcessCpu.of(reference.pid()).ifPresent(cpu -> processes.put(reference.name(), cpu));

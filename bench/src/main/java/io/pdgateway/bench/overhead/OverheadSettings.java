@@ -20,13 +20,14 @@ import java.util.List;
  * @param stepSeconds   arrivals per step
  * @param timeoutMillis a request taking longer is an error (fails its step)
  * @param nginx         nginx binary, or null to look it up
- * @param nettyReferences also measure {@link NettyReferenceProxy}'s two modes, each in a JVM of its own
+ * @param jvmReferences also measure {@link NettyReferenceProxy}'s two modes and {@link VertxReferenceProxy}, each in a
+ *                      JVM of its own
  * @param gatewayVariants also measure a pd-gateway process with these JVM options and settings, each
  */
 public record OverheadSettings(List<Integer> promptTokens, int outputTokens, double fixedRate, int warmupRequests,
         double warmupRate, double jitSettleSeconds, int rounds,
         double sliceSeconds, double searchStart, double searchMax, int searchSteps, double stepSeconds,
-        long timeoutMillis, Path nginx, boolean nettyReferences, List<GatewayVariant> gatewayVariants) {
+        long timeoutMillis, Path nginx, boolean jvmReferences, List<GatewayVariant> gatewayVariants) {
     public OverheadSettings {
         promptTokens = List.copyOf(promptTokens);
         gatewayVariants = List.copyOf(gatewayVariants);

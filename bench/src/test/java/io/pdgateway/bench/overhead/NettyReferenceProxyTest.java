@@ -18,8 +18,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reference proxies of {@code bench overhead --netty-references} relay a streamed answer byte for byte, request
- * after request on one client connection, in both modes; and the child wrapper starts and stops one as a process.
+ * The reference proxies of {@code bench overhead --jvm-references} relay a streamed answer byte for byte, request
+ * after request on one client connection, Netty's in both modes and Vert.x's; and the child wrapper starts and stops
+ * each as a process.
  */
 class NettyReferenceProxyTest {
     private static final String CHAT = "{\"model\":\"my-model\",\"messages\":[{\"role\":\"user\",\"content\":"
@@ -60,18 +61,35 @@ class NettyReferenceProxyTest {
     }
 
     @Test
-    void asAChildProcess_listensAndAnswers_andStops() throws Exception {
+    void vertx_relaysTheStreamedAnswerAsThePodWroteIt_overOneConnection() throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        ReferenceProxyChild child = ReferenceProxyChild.start(NettyReferenceProxy.HTTP, pod.host(), pod.port());
-        ProcessHandle process = ProcessHandle.of(child.pid()).orElseThrow();
+        String direct = post(http, pod.host(), pod.port());
+        VertxReferenceProxy proxy = VertxReferenceProxy.start(pod.host(), pod.port());
         try {
-            assertThat(child.name()).isEqualTo("netty-http");
-            assertThat(post(http, "127.0.0.1", child.port())).contains("data: [DONE]");
+            for (int i = 0; i < 3; i++) {
+                assertThat(withoutIds(post(http, "127.0.0.1", proxy.port()))).isEqualTo(withoutIds(direct));
+            }
         } finally {
-            child.close();
+            proxy.close();
         }
-        assertThat(process.onExit().get(Duration.ofSeconds(20).toSeconds(), java.util.concurrent.TimeUnit.SECONDS)
-                .isAlive()).isFalse();
+    }
+
+    @Test
+    void eachAsAChildProcess_listensAndAnswers_andStops() throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        assertThat(ReferenceProxyChild.NAMES).containsExactly("netty-http", "netty-tcp", "vertx-http");
+        for (String name : ReferenceProxyChild.NAMES) {
+            ReferenceProxyChild child = ReferenceProxyChild.start(name, pod.host(), pod.port());
+            ProcessHandle process = ProcessHandle.of(child.pid()).orElseThrow();
+            try {
+                assertThat(child.name()).isEqualTo(name);
+                assertThat(post(http, "127.0.0.1", child.port())).as(name).contains("data: [DONE]");
+            } finally {
+                child.close();
+            }
+            assertThat(process.onExit().get(Duration.ofSeconds(20).toSeconds(), java.util.concurrent.TimeUnit.SECONDS)
+                    .isAlive()).isFalse();
+        }
     }
 
     private static String post(HttpClient http, String host, int port) throws Exception {
