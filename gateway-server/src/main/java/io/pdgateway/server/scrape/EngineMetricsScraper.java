@@ -71,6 +71,11 @@ public final class EngineMetricsScraper implements AutoCloseable {
     private final Map<String, long[]> backoff = new ConcurrentHashMap<>();
     private ClusterSnapshot seen;
     private List<Pod> order = List.of();
+    /**
+     * The ids in {@link #order}: a scrape that ends after its pod left is dropped, or it would put the pod back into
+     * the store, the cache-hit series and the backoff map, where only the next change of pods would take it out.
+     */
+    private volatile Set<String> scraping = Set.of();
     private int cursor;
     private long timer = -1;
 
@@ -116,6 +121,7 @@ public final class EngineMetricsScraper implements AutoCloseable {
                 }
             }
             order = all;
+            scraping = present;
             cursor = 0;
             store.retainOnly(present);
             generationRates.keySet().retainAll(present);
@@ -165,6 +171,9 @@ public final class EngineMetricsScraper implements AutoCloseable {
                         "HTTP " + resp.statusCode()))
                 .onComplete(ar -> {
                     inFlight.remove(pod.id());
+                    if (!scraping.contains(pod.id())) {
+                        return; // the pod left while it was being scraped
+                    }
                     if (ar.succeeded()) {
                         backoff.remove(pod.id());
                         outcome.answered(pod);
