@@ -38,10 +38,16 @@ public final class DecisionBatches implements IntToLongFunction, SessionClock {
      * machine's clock, as the benchmarks ran before 2026-12-06.
      */
     static final String INTERVAL_PROPERTY = "pdgateway.bench.decisionMicros";
+    /**
+     * Where the session's own time starts, the same in every run: the session counts prefix demand in windows of the
+     * clock's absolute time, so two runs starting where the machine's clock happened to read turned a window at
+     * different decisions, and made different ones there (DecisionBatchesTest failed once that way).
+     */
+    static final long START_NANOS = 1L << 40;
     /** Negative: the machine's clock. */
     private final long intervalNanos;
-    private long nowNanos = System.nanoTime();
-    private final long epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - nowNanos;
+    private long nowNanos;
+    private final long epochOffsetNanos;
     private final RoutingSession session;
     private final Admission admission;
     private final PromptFeatures repeated;
@@ -54,7 +60,14 @@ public final class DecisionBatches implements IntToLongFunction, SessionClock {
 
     /** @param intervalNanos the session's time between two decisions; negative for the machine's clock */
     DecisionBatches(int pods, String policies, int promptTokens, boolean newTurns, long intervalNanos) {
+        this(pods, policies, promptTokens, newTurns, intervalNanos, START_NANOS);
+    }
+
+    DecisionBatches(int pods, String policies, int promptTokens, boolean newTurns, long intervalNanos,
+            long startNanos) {
         this.intervalNanos = intervalNanos;
+        this.nowNanos = startNanos;
+        this.epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - startNanos;
         Map<String, PodMetrics> metrics = new HashMap<>();
         BenchModel model = new BenchModel("m", pods, promptTokens, new SplittableRandom(42), metrics);
         ClusterSnapshot snapshot = ClusterSnapshot.of(model.pods);
