@@ -32,7 +32,9 @@ class MetricsExpositionIT {
     void everyKindOfRequestServed_metricsPassTheLint_andTheDashboardFindsItsSeries(@TempDir Path dir)
             throws Exception {
         cluster = new TestCluster().prefill("prefill-0", "group-0").decode("decode-0", "group-0")
-                .standard("standard-0").prefill("dead-0", "group-9");
+                .standard("standard-0").prefill("dead-0", "group-9")
+                // An SGLang pod of a model of its own: its engine's hit rate is on /metrics for the dashboard's panel.
+                .standardOfItsOwnModel("sglang-0", "sglang", "sglang-model");
         cluster.stopPod("dead-0"); // listed, never routable (its roleset has no decode), scraped in vain
         cluster.startGateway(Map.of("ROUTING_ALGORITHM", "pd", "AIBRIX_PROMPT_LENGTH_BUCKETING", "true",
                 "AIBRIX_PREFILL_SCORE_POLICY", "token_load", "AIBRIX_DECODE_SCORE_POLICY", "token_load"));

@@ -41,6 +41,8 @@ final class TestCluster implements AutoCloseable {
     /** Simulated engines run 200x faster than an H100 so a 16-token stream takes milliseconds. */
     static final double TIME_SCALE = 0.005;
     static final String MODEL = "my-model";
+    /** A standard pod's config annotation: combined:true over every prompt length. */
+    private static final String STANDARD_CONFIG = "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}";
 
     private static int nextHost = 2;
 
@@ -85,9 +87,14 @@ final class TestCluster implements AutoCloseable {
 
     /** A simulated pod at its own speed: 1.0 is real H100 time, for streams that must stay open for a while. */
     SimPod sim(String name, SimRole role, FaultConfig faults, double timeScale) {
+        return sim(name, role, faults, timeScale, engine, MODEL);
+    }
+
+    private SimPod sim(String name, SimRole role, FaultConfig faults, double timeScale, String podEngine,
+            String model) {
         // Bootstrap port 0: SGLang prefills get a free port each, which their annotation then names.
-        SimConfig config = simOptions.apply(SimConfig.builder().engine(engine).role(role).host(nextLoopback())
-                .modelName(MODEL).timeScale(timeScale).seed(name.hashCode()).faults(faults).bootstrapPort(0)).build();
+        SimConfig config = simOptions.apply(SimConfig.builder().engine(podEngine).role(role).host(nextLoopback())
+                .modelName(model).timeScale(timeScale).seed(name.hashCode()).faults(faults).bootstrapPort(0)).build();
         SimPod pod = SimPod.start(vertx, config).await();
         sims.put(name, pod);
         return pod;
@@ -101,11 +108,16 @@ final class TestCluster implements AutoCloseable {
     /** As {@link #pod(String, SimRole, String, Map, String)}, at its own speed (1.0: real H100 time). */
     TestCluster pod(String name, SimRole role, String roleset, Map<String, String> extraLabels, String configAnnotation,
             double timeScale) {
-        SimPod pod = sim(name, role, FaultConfig.none(), timeScale);
+        return pod(name, role, roleset, extraLabels, configAnnotation, timeScale, engine, MODEL);
+    }
+
+    private TestCluster pod(String name, SimRole role, String roleset, Map<String, String> extraLabels,
+            String configAnnotation, double timeScale, String podEngine, String model) {
+        SimPod pod = sim(name, role, FaultConfig.none(), timeScale, podEngine, model);
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(SpecLabels.MODEL_NAME, MODEL);
+        labels.put(SpecLabels.MODEL_NAME, model);
         labels.put(SpecLabels.PORT, Integer.toString(pod.port()));
-        labels.put(SpecLabels.ENGINE, engine);
+        labels.put(SpecLabels.ENGINE, podEngine);
         if (role != SimRole.COMBINED) {
             labels.put(SpecLabels.ROLE_NAME, role == SimRole.PREFILL ? "prefill" : "decode");
         }
@@ -139,8 +151,15 @@ final class TestCluster implements AutoCloseable {
 
     /** A standard pod at its own speed (1.0: real H100 time, for answers that must take a while). */
     TestCluster standard(String name, double timeScale) {
-        return pod(name, SimRole.COMBINED, null, Map.of(),
-                "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}", timeScale);
+        return pod(name, SimRole.COMBINED, null, Map.of(), STANDARD_CONFIG, timeScale);
+    }
+
+    /**
+     * A standard pod of another engine serving a model of its own: its engine's series reach the gateway's /metrics
+     * through the scrapes while the routing of {@link #MODEL} stays as the other pods make it.
+     */
+    TestCluster standardOfItsOwnModel(String name, String podEngine, String model) {
+        return pod(name, SimRole.COMBINED, null, Map.of(), STANDARD_CONFIG, TIME_SCALE, podEngine, model);
     }
 
     /** Stops a pod's server (its pod-file entry stays, as when a process dies under a live pod object). */
