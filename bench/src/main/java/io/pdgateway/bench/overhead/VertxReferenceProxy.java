@@ -1,6 +1,7 @@
 package io.pdgateway.bench.overhead;
 
 import io.pdgateway.server.cli.GatewayVertx;
+import io.pdgateway.server.http.TurnWrites;
 import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -25,10 +26,9 @@ import java.util.function.Supplier;
  * epoll, a listener per core with a pod client bound to its loop, keep-alive pooled pod connections, no WebSocket
  * compression), and per request only what any relay must do: read the body whole (as the gateway does to route), send
  * it to the one upstream, and write the streamed answer's chunks to the client as they come, a turn's chunks after
- * its first gathered into one write as the gateway gathers them (Vert.x writes and flushes each chunk written outside
- * the connection's own read, which cost a naive relay 38 % of its CPU in {@code writev}). No routing, metrics,
- * scrapes, timers, tracing or ledger: between it and netty-http lies Vert.x's HTTP layer; between it and pd-gateway lies
- * the gateway's own code. Run as its own process: {@code VertxReferenceProxy UPSTREAM_HOST UPSTREAM_PORT}; it prints
+ * its first gathered into one write by the gateway's own {@link TurnWrites} (written chunk by chunk, a naive relay
+ * spent 38 % of its CPU in {@code writev}). No routing, metrics, scrapes, timers, tracing or ledger: between it and
+ * netty-http lies Vert.x's HTTP layer; between it and pd-gateway lies the gateway's own code. Run as its own process: {@code VertxReferenceProxy UPSTREAM_HOST UPSTREAM_PORT}; it prints
  * {@code listening on port N}.
  */
 public final class VertxReferenceProxy {
@@ -95,47 +95,14 @@ public final class VertxReferenceProxy {
         TurnWrites writes = new TurnWrites(out);
         answer.handler(writes::write);
         answer.exceptionHandler(e -> out.reset());
-        answer.endHandler(v -> writes.end());
-    }
-
-    /** The first chunk of an event-loop turn written at once, the turn's later ones gathered and written as one. */
-    private static final class TurnWrites {
-        private final HttpServerResponse out;
-        private Buffer gathered;
-        private boolean turnOpen;
-
-        TurnWrites(HttpServerResponse out) {
-            this.out = out;
-        }
-
-        void write(Buffer chunk) {
-            if (turnOpen) {
-                if (gathered == null) {
-                    gathered = Buffer.buffer(chunk.length() * 8);
-                }
-                gathered.appendBuffer(chunk);
-                return;
+        answer.endHandler(v -> {
+            Buffer rest = writes.take();
+            if (rest == null) {
+                out.end();
+            } else {
+                out.end(rest);
             }
-            out.write(chunk);
-            turnOpen = true;
-            Vertx.currentContext().runOnContext(v -> endTurn());
-        }
-
-        private void endTurn() {
-            turnOpen = false;
-            if (gathered != null && !out.ended() && !out.closed()) {
-                out.write(gathered);
-            }
-            gathered = null;
-        }
-
-        void end() {
-            if (gathered != null) {
-                out.write(gathered);
-                gathered = null;
-            }
-            out.end();
-        }
+        });
     }
 
     public int port() {

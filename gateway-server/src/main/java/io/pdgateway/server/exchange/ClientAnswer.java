@@ -1,8 +1,7 @@
 package io.pdgateway.server.exchange;
 
 import io.pdgateway.server.front.ApiError;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
+import io.pdgateway.server.http.TurnWrites;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -10,23 +9,16 @@ import io.vertx.core.http.HttpServerResponse;
 
 /**
  * What the client of one exchange sees: the pod's head, held back until the first body chunk (design.md §2: until
- * then a failure can still be a clean error), the relayed chunks, an OpenAI-style error, or a stream cut short.
- * <p>
- * Chunks that arrive together leave together. Vert.x flushes every write to a connection that is not itself being
- * read, so relaying a pod's burst of SSE events (one socket read holding many, as when an engine catches up or
- * streams fast) chunk by chunk would cost the client connection a chunk encoding, a promise and a send() each. The
- * first chunk of an event-loop turn is written at once, so the first token is never held back; the turn's later
- * chunks are gathered and written as one when the turn's I/O is done, as a buffering proxy such as nginx does.
+ * then a failure can still be a clean error), the relayed chunks (a turn's gathered into one write:
+ * {@link TurnWrites}), an OpenAI-style error, or a stream cut short.
  */
 final class ClientAnswer {
     private final HttpServerResponse out;
-    /** Chunks after the first of the current event-loop turn, not yet written; null when none. */
-    private Buffer gathered;
-    /** Whether a chunk was written in this turn and the turn's end is scheduled to write what gathers after it. */
-    private boolean turnOpen;
+    private final TurnWrites writes;
 
     ClientAnswer(HttpServerResponse out) {
         this.out = out;
+        this.writes = new TurnWrites(out);
     }
 
     /** Anything reached the client: from now on a failure can only cut the answer short. */
@@ -36,40 +28,12 @@ final class ClientAnswer {
 
     void write(HttpClientResponse from, Buffer chunk) {
         head(from);
-        if (turnOpen) {
-            if (gathered == null) {
-                gathered = Buffer.buffer(chunk.length() * 8);
-            }
-            gathered.appendBuffer(chunk);
-            return;
-        }
-        out.write(chunk);
-        Context turn = Vertx.currentContext();
-        if (turn != null) {
-            // Tasks run once the loop has handled this turn's ready sockets: every chunk this read holds is in by then.
-            turnOpen = true;
-            turn.runOnContext(v -> endTurn());
-        }
+        writes.write(chunk);
     }
-
-    private void endTurn() {
-        turnOpen = false;
-        Buffer chunks = takeGathered();
-        if (chunks != null && !out.ended() && !out.closed()) {
-            out.write(chunks);
-        }
-    }
-
-    private Buffer takeGathered() {
-        Buffer chunks = gathered;
-        gathered = null;
-        return chunks;
-    }
-
 
     void end(HttpClientResponse from) {
         head(from);
-        Buffer chunks = takeGathered();
+        Buffer chunks = writes.take();
         if (chunks == null) {
             out.end();
         } else {
@@ -102,7 +66,7 @@ final class ClientAnswer {
         if (out.ended() || out.closed()) {
             return;
         }
-        Buffer chunks = takeGathered();
+        Buffer chunks = writes.take();
         if (chunks != null) {
             out.write(chunks); // what the pod did send comes before the error event
         }
