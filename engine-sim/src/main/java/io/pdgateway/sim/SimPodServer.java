@@ -31,6 +31,12 @@ final class SimPodServer extends VerticleBase {
     private static final Logger LOG = LoggerFactory.getLogger(SimPod.class);
     /** Side-channel connections one pod keeps per peer; KV fetches are short, a few suffice. */
     private static final int SIDE_CHANNEL_POOL_SIZE = 16;
+    /**
+     * An idle side-channel connection closes after this, as the gateway's pod connections do after 4 s: a prefill pod's
+     * open connections then settle to what its clients hold (Vert.x's default, 60 s, kept a decode pod's burst of
+     * fetch connections open at the prefill pod for a minute, which a leak check there took for the gateway's).
+     */
+    private static final int SIDE_CHANNEL_KEEP_ALIVE_SECONDS = 2;
 
     private final SimConfig config;
     private PodContext pod;
@@ -49,7 +55,8 @@ final class SimPodServer extends VerticleBase {
     public Future<?> start() {
         EnginePersonality personality = EngineRegistry.create(config.engine());
         client = vertx.createHttpClient(
-                new HttpClientOptions().setConnectTimeout(PodContext.SIDE_CHANNEL_CONNECT_TIMEOUT_MILLIS),
+                new HttpClientOptions().setConnectTimeout(PodContext.SIDE_CHANNEL_CONNECT_TIMEOUT_MILLIS)
+                        .setKeepAliveTimeout(SIDE_CHANNEL_KEEP_ALIVE_SECONDS),
                 new PoolOptions().setHttp1MaxSize(SIDE_CHANNEL_POOL_SIZE));
         pod = new PodContext(vertx, context, config, personality, client);
         RouteTable routes = new RouteTable();
