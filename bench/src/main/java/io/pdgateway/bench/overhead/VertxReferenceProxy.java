@@ -72,10 +72,12 @@ public final class VertxReferenceProxy {
 
     private static void relay(HttpServerRequest req, HttpClient client, String host, int port) {
         HttpServerResponse out = req.response();
-        req.body().compose(body -> client.request(new RequestOptions().setMethod(req.method()).setHost(host)
-                        .setPort(port).setURI(req.uri()).putHeader(HttpHeaders.CONTENT_TYPE,
-                                req.getHeader(HttpHeaders.CONTENT_TYPE)))
-                .compose(leg -> leg.send(body)))
+        RequestOptions leg = new RequestOptions().setMethod(req.method()).setHost(host).setPort(port).setURI(req.uri());
+        String type = req.getHeader(HttpHeaders.CONTENT_TYPE);
+        if (type != null) {
+            leg.putHeader(HttpHeaders.CONTENT_TYPE, type);
+        }
+        req.body().compose(body -> client.request(leg).compose(sent -> sent.send(body)))
                 .onSuccess(answer -> stream(answer, out))
                 .onFailure(e -> {
                     if (!out.headWritten()) {
