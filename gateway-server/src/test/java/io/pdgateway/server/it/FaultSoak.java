@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,8 +74,7 @@ class FaultSoak {
     private static final Duration LONGEST_WAIT = Duration.ofSeconds(10);
     private static final int FAULTY_CLIENTS = 4;
     private static final int CLEAN_CLIENTS = 2;
-    /** The gateway replicas, each scraping every pod over one kept-alive connection. */
-    private static final int SCRAPERS = 2;
+    private static final int SCRAPERS = 2; // the gateway replicas, each scraping every pod on one kept-alive connection
     private static final long CHAOS_INTERVAL_MS = 4_000;
     private static final long REDIS_OUTAGE_EVERY_MS = 90_000;
     private static final long POD_FILE_BREAK_EVERY_MS = 120_000;
@@ -95,9 +95,8 @@ class FaultSoak {
         SplittableRandom chaos = new SplittableRandom(seed);
         try (RedisProcess redis = new RedisProcess(); TestCluster cluster = cluster(redis)) {
             GatewayServer replica = cluster.startReplica(env(redis));
-            List<SimPod> faulty = List.of(cluster.simPod("f-prefill-0"), cluster.simPod("f-decode-0"),
-                    cluster.simPod("f-prefill-1"), cluster.simPod("f-decode-1"), cluster.simPod("f-standard"),
-                    cluster.simPod("s-standard"));
+            List<SimPod> faulty = Stream.of("f-prefill-0", "f-decode-0", "f-prefill-1", "f-decode-1", "f-standard",
+                    "s-standard").map(cluster::simPod).toList();
             ExecutorService clients = Executors.newFixedThreadPool(FAULTY_CLIENTS + CLEAN_CLIENTS + 2);
             int[] ports = {cluster.gateway().port(), replica.port()};
             for (int c = 0; c < FAULTY_CLIENTS; c++) {
@@ -164,7 +163,6 @@ class FaultSoak {
             assertThat(clients.awaitTermination(30, TimeUnit.SECONDS)).as("clients stopped").isTrue();
             assertThat(harnessErrors).as("harness errors").isEmpty();
             cluster.assertQuiescent();
-
             int injected = faulty.stream().mapToInt(SimPod::faultsInjected).sum();
             int retries = (int) sum(cluster.gateway(), replica, "pd_gateway_prefill_retries", null, null);
             int faultyErrors = count("faulty error");
@@ -195,10 +193,7 @@ class FaultSoak {
             assertThat(recordedSlow).as("slow-model failures = slow readers").isEqualTo(count("slow readers closed"));
             assertThat(watchdogOnSlow).as("slow readers blamed on the decode pod").isZero();
             assertThat(Duration.ofNanos(longestNanos.get())).as("longest wait").isLessThan(LONGEST_WAIT);
-            // A leg's connection is kept alive for a few seconds after its last request, then closed; once the load
-            // has stopped, only the replicas' scrape connections (one a pod each) may stay. (A bound on the clients'
-            // concurrency, 2 x clients, stopped holding when each event loop got a pod client of its own: a client
-            // that reconnects lands on another loop, whose pool keeps its own idle connections until they expire.)
+            // Kept-alive connections (legs, simulated KV fetches) close when idle: only the scrapers' may stay open.
             for (String pod : new String[] {"f-prefill-0", "f-decode-0", "f-prefill-1", "f-decode-1", "f-standard",
                     "s-standard", "c-prefill", "c-decode", "slow-prefill", "slow-decode"}) {
                 await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(cluster.simPod(pod)
