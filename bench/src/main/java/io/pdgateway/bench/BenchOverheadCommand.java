@@ -174,10 +174,10 @@ public final class BenchOverheadCommand implements Callable<Integer> {
             notes.add("netty-http = a JVM of its own running Netty's HTTP/1.1 codecs on both sides, every head and "
                     + "chunk passed through as it is decoded, upstream connections pooled per event loop; netty-tcp = "
                     + "the same JVM and Netty splicing bytes to an upstream connection of each client connection's "
-                    + "own, no HTTP: what the gateway's network stack costs before any of its own code runs; vertx-http = "
-                    + "Vert.x's server and client set up as the gateway's (a listener and a pod client per loop), the "
-                    + "body read whole and sent on, the answer's chunks written as they come: the gateway's HTTP layer "
-                    + "without its code");
+                    + "own, no HTTP: what the gateway's network stack costs before any of its own code runs; "
+                    + "vertx-http = Vert.x's server and client set up as the gateway's (a listener and a pod client per "
+                    + "loop), the body read whole and sent on, the answer's chunks written as they come (a turn's "
+                    + "gathered into one write, as the gateway's): the gateway's HTTP layer without its code");
         }
         notes.add(String.format(Locale.ROOT, "sustained req/s: highest rate of a stepped search (doubling from %.0f, "
                 + "then bisecting; a failing rate is measured twice) whose p99 time to the first token stays within twice "

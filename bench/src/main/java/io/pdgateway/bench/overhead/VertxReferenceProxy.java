@@ -28,8 +28,8 @@ import java.util.function.Supplier;
  * it to the one upstream, and write the streamed answer's chunks to the client as they come, a turn's chunks after
  * its first gathered into one write by the gateway's own {@link TurnWrites} (written chunk by chunk, a naive relay
  * spent 38 % of its CPU in {@code writev}). No routing, metrics, scrapes, timers, tracing or ledger: between it and
- * netty-http lies Vert.x's HTTP layer; between it and pd-gateway lies the gateway's own code. Run as its own process: {@code VertxReferenceProxy UPSTREAM_HOST UPSTREAM_PORT}; it prints
- * {@code listening on port N}.
+ * netty-http lies Vert.x's HTTP layer; between it and pd-gateway lies the gateway's own code. Run as its own
+ * process: {@code VertxReferenceProxy UPSTREAM_HOST UPSTREAM_PORT}; it prints {@code listening on port N}.
  */
 public final class VertxReferenceProxy {
     public static final String NAME = "vertx-http";

@@ -60,7 +60,7 @@ public final class RoutingModelGauges {
             if (served.counting(id)) {
                 servedCounts.add(id);
             }
-            if (!Double.isNaN(served.hitRate(id))) {
+            if (served.rating(id)) {
                 servedRates.add(id);
             }
         });

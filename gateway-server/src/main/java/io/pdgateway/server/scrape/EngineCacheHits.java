@@ -10,10 +10,11 @@ import java.util.function.Predicate;
 /**
  * What each computing pod's engine says its prefix cache served, as its scrapes found it, to set beside what the
  * gateway's cache view predicted for the prompts it routed there (prefill and standard pods: a decode pod's own lookup
- * of a prompt whose KV it receives is not one the view predicts, and would dilute the share): vLLM's two counters (prompt tokens looked up, and those served from the cache), kept as totals the
- * gateway re-exports, and SGLang's and TensorRT-LLM's own hit-rate gauge. A total starts at the engine's value when the
- * gateway first scrapes it; a counter that goes down (the engine restarted) counts on from its new value, so a total
- * never falls. Bounded by the scraped pods ({@link #retainOnly}). Thread-safe.
+ * of a prompt whose KV it receives is not one the view predicts, and would dilute the share): vLLM's two counters
+ * (prompt tokens looked up, and those served from the cache), kept as totals the gateway re-exports, and SGLang's and
+ * TensorRT-LLM's own hit-rate gauge. A total starts at the engine's value when the gateway first scrapes it; a counter
+ * that goes down (the engine restarted) counts on from its new value, so a total never falls. Bounded by the scraped
+ * pods ({@link #retainOnly}). Thread-safe.
  */
 public final class EngineCacheHits {
     /** One pod's figures; written by its scrapes (one at a time), read by the metrics registry. */
@@ -31,6 +32,10 @@ public final class EngineCacheHits {
             lastHits = hits;
             lastQueried = queried;
             counted = true;
+        }
+
+        boolean rated() {
+            return !Double.isNaN(hitRate);
         }
 
         private static double increase(double last, double now) {
@@ -81,7 +86,13 @@ public final class EngineCacheHits {
 
     /** Pods whose engine reports a hit rate. */
     public Set<String> ratePods() {
-        return podsWhere(served -> !Double.isNaN(served.hitRate));
+        return podsWhere(Served::rated);
+    }
+
+    /** Whether the pod's engine reports a hit rate. */
+    public boolean rating(String podId) {
+        Served served = pods.get(podId);
+        return served != null && served.rated();
     }
 
     private Set<String> podsWhere(Predicate<Served> test) {

@@ -42,7 +42,8 @@ final class TestCluster implements AutoCloseable {
     static final double TIME_SCALE = 0.005;
     static final String MODEL = "my-model";
     /** A standard pod's config annotation: combined:true over every prompt length. */
-    private static final String STANDARD_CONFIG = "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}";
+    private static final String STANDARD_CONFIG =
+            "{\"profiles\":{\"default\":{\"routingConfig\":{\"combined\":true}}}}";
 
     private static int nextHost = 2;
 
