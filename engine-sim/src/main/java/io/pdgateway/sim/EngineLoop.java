@@ -264,6 +264,7 @@ public final class EngineLoop {
 
     private void complete(Step step) {
         long at = step.endNanos();
+        long tokens = 0; // what the step produced, as vLLM's iteration_tokens_total counts it
         for (Chunk chunk : step.chunks()) {
             Sequence s = chunk.sequence();
             if (s.cancelled) {
@@ -273,25 +274,34 @@ public final class EngineLoop {
             if (s.prefillDone()) {
                 prefixCache.insert(s.prompt);
                 stats.prefillTime.observe(engineSeconds(at - s.admittedNanos));
-                emit(s, at);
+                tokens += emit(s, at);
             }
         }
         prefixCache.publish(); // one KV-event batch per step, as the engines publish
         for (Sequence s : step.decoders()) {
             if (!s.cancelled && !s.finished) {
-                emit(s, at);
+                tokens += emit(s, at);
             }
+        }
+        if (tokens > 0) {
+            stats.iterationTokens.observe(tokens);
         }
     }
 
-    private void emit(Sequence s, long at) {
+    /** Emits the sequence's next token; returns the tokens it adds to the step's count (a first token its prompt). */
+    private long emit(Sequence s, long at) {
         int index = s.generated++;
         stats.generationTokens++;
+        long tokens = 1;
         if (index == 0) {
             s.firstTokenNanos = at;
             stats.promptTokens += s.promptTokens();
             stats.timeToFirstToken.observe(engineSeconds(at - s.arrivalNanos));
+            tokens += s.promptTokens();
+        } else {
+            stats.timePerOutputToken.observe(engineSeconds(at - s.lastTokenNanos));
         }
+        s.lastTokenNanos = at;
         String finishReason = null;
         if (s.generated >= s.maxTokens) {
             finishReason = EngineStats.FINISHED_LENGTH;
@@ -299,10 +309,11 @@ public final class EngineLoop {
             running.remove(s);
             pool.release(s.reservedBlocks);
             s.reservedBlocks = 0;
-            stats.finished(finishReason);
+            stats.completed(s, engineSeconds(at - s.admittedNanos));
             stats.e2eLatency.observe(engineSeconds(at - s.arrivalNanos));
             stats.decodeTime.observe(engineSeconds(at - s.firstTokenNanos));
         }
         s.listener.onToken(index, finishReason);
+        return tokens;
     }
 }
