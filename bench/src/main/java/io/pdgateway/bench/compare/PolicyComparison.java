@@ -17,7 +17,6 @@ import io.pdgateway.workload.LoadSchedule;
 import io.pdgateway.workload.Slo;
 import io.pdgateway.workload.report.RunReport;
 import io.pdgateway.workload.run.RunRecording;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Runs one workload through a fresh simulated cluster and a fresh gateway per setup, so no run inherits another's
@@ -54,7 +52,6 @@ public final class PolicyComparison {
     private final Map<String, String> baseEnv;
     private final Slo slo;
     private final long timeoutMillis;
-    private static final long CLOSE_TIMEOUT_SECONDS = 10;
     private final PrintStream out;
 
     /**
@@ -126,14 +123,14 @@ public final class PolicyComparison {
             return new Outcome(recording, leftovers, PrefixCacheStats.scrape(cluster.sims()));
         } finally {
             if (client != null) {
-                closed(client.close(), "the load generator's client");
+                client.close().await();
             }
             if (gateway != null) {
-                closed(gateway.close(), "the gateway");
+                gateway.close().await();
             } else {
                 discovery.close();
             }
-            closed(cluster.close(), "the simulated pods");
+            cluster.close().await();
             Files.deleteIfExists(podFile);
             Files.deleteIfExists(dir);
         }
@@ -148,8 +145,8 @@ public final class PolicyComparison {
             String leftovers = awaitQuiescent(null, cluster);
             return new Outcome(recording, leftovers, PrefixCacheStats.scrape(cluster.sims()));
         } finally {
-            closed(client.close(), "the load generator's clients");
-            closed(cluster.close(), "the simulated pods");
+            client.close().await();
+            cluster.close().await();
             Files.deleteIfExists(podFile);
             Files.deleteIfExists(dir);
         }
@@ -215,19 +212,6 @@ public final class PolicyComparison {
             left.add("pod streams " + cluster.openStreams());
         }
         return String.join(", ", left);
-    }
-
-    /**
-     * Waits for a close, at most {@link #CLOSE_TIMEOUT_SECONDS}: a run whose results are in must not hang on its
-     * teardown (a Vert.x client's close once waited past a test's two minutes, all requests answered); said, not
-     * hidden, and the next setup starts on fresh pods and a fresh gateway anyway.
-     */
-    private void closed(Future<?> closing, String what) {
-        try {
-            closing.await(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            out.println("  note: " + what + " did not close within " + CLOSE_TIMEOUT_SECONDS + " s; went on");
-        }
     }
 
     private static void sleep(long millis) {
