@@ -61,19 +61,18 @@ public final class CacheViews implements PodCacheEvents {
 
     /**
      * A request was routed to the pod to compute its prompt, of which the pod's view predicted {@code cachedTokens}
-     * cached and another pod's view {@code forgoneTokens} more: counted per pod so the prediction can be compared with
-     * the hit rate the engine itself reports, and the hits routing gave up (for load, or because the holder could not
-     * take it) seen beside them. The pod is one routing chose, so one of discovery's: the counts are bounded by the
-     * pod set, and {@link #retainOnly} drops those of pods that left.
+     * cached: counted per pod so the prediction can be compared with the hit rate the engine itself reports. The pod
+     * is one routing chose, so one of discovery's: the counts are bounded by the pod set, and {@link #retainOnly}
+     * drops those of pods that left.
      */
-    public void routed(Pod computing, long promptTokens, long cachedTokens, long forgoneTokens) {
+    public void routed(Pod computing, long promptTokens, long cachedTokens) {
         String podId = computing.id();
         LongAdder[] counts = predicted.get(podId);
         if (counts == null) {
             boolean[] created = {false};
             counts = predicted.computeIfAbsent(podId, id -> {
                 created[0] = true;
-                return new LongAdder[] {new LongAdder(), new LongAdder(), new LongAdder()};
+                return new LongAdder[] {new LongAdder(), new LongAdder()};
             });
             if (created[0]) {
                 firstRouted.accept(podId);
@@ -81,7 +80,6 @@ public final class CacheViews implements PodCacheEvents {
         }
         counts[0].add(promptTokens);
         counts[1].add(cachedTokens);
-        counts[2].add(forgoneTokens);
     }
 
     /** Told (on the routing thread) of each pod the first time it is {@link #routed}, e.g. to show its series at once. */
@@ -99,12 +97,6 @@ public final class CacheViews implements PodCacheEvents {
     public long predictedCachedTokens(String podId) {
         LongAdder[] counts = predicted.get(podId);
         return counts == null ? 0 : counts[1].sum();
-    }
-
-    /** Of those, the tokens the pod's view did not hold and another's did (the most any held, less the pod's own). */
-    public long forgoneCachedTokens(String podId) {
-        LongAdder[] counts = predicted.get(podId);
-        return counts == null ? 0 : counts[2].sum();
     }
 
     /** Pods with routed-token counts. */

@@ -28,8 +28,6 @@ public final class PrefixMatch {
     private List<Pod> candidates;
     /** Matched blocks by candidate position (only the first candidates.size() are this match's). */
     private int[] byPosition = new int[0];
-    /** The most leading blocks any looked-up pod holds: what routing gives up by choosing a pod holding fewer. */
-    private int bestBlocks;
 
     private PrefixMatch(int promptBlocks, int blockTokens, String[] podIds, int[] blocks) {
         this.promptBlocks = promptBlocks;
@@ -67,7 +65,6 @@ public final class PrefixMatch {
         this.blockTokens = blockTokens;
         this.positions = null;
         this.candidates = null;
-        this.bestBlocks = 0;
         return this;
     }
 
@@ -85,7 +82,6 @@ public final class PrefixMatch {
         this.blockTokens = blockTokens;
         this.positions = positionOf;
         this.candidates = pods;
-        this.bestBlocks = 0;
         return this;
     }
 
@@ -99,9 +95,6 @@ public final class PrefixMatch {
      * once.
      */
     void put(int position, String podId, int matchedBlocks) {
-        if (matchedBlocks > bestBlocks) {
-            bestBlocks = matchedBlocks; // a pod's puts only deepen, so the largest is one it holds
-        }
         if (positions != null) {
             byPosition[position] = matchedBlocks;
         } else {
@@ -161,11 +154,6 @@ public final class PrefixMatch {
     /** The spec's prefix_match_percent: the share of the prompt's full blocks the pod holds, 0..100, rounded down. */
     public int percent(Pod pod) {
         return promptBlocks == 0 ? 0 : (int) (blocks(pod) * 100L / promptBlocks);
-    }
-
-    /** The most leading prompt blocks any looked-up pod holds (0 when none holds any). */
-    public int bestBlocks() {
-        return promptBlocks == 0 ? 0 : bestBlocks;
     }
 
     /** Tokens per block of the view this match came from. */

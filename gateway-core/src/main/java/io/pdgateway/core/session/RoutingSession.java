@@ -235,8 +235,7 @@ public final class RoutingSession {
                 PrefillModels.Ticket prefillLeg = decision.isPd()
                         ? prefillModels.dispatched(decision.prefill(), uncached, cached, start) : null;
                 CacheHold hold = cache.hold(computing, request.prefixHashes(), caches.capacityBlocks(computing));
-                long best = prefix.match().cachedTokens(prefix.match().bestBlocks(), request.promptTokens());
-                caches.routed(computing, request.promptTokens(), cached, Math.max(0, best - cached));
+                caches.routed(computing, request.promptTokens(), cached);
                 lane.recordDemand(request.prefixHashes(), start);
                 lease = new Lease(requests.charge(decision), tokenCharge, cache, hold, cachedBlocks, prefillModels,
                         prefillLeg, clock);

@@ -123,11 +123,10 @@ class EventFedCacheViewTest {
     void predictedHits_arePerRoutedPod_andLeaveWithIt() {
         List<String> firsts = new java.util.ArrayList<>();
         views.onFirstRouted(firsts::add);
-        views.routed(p1, 1_000, 640, 0);
-        views.routed(p1, 500, 0, 320);
+        views.routed(p1, 1_000, 640);
+        views.routed(p1, 500, 0);
         assertThat(views.routedPromptTokens(p1.id())).isEqualTo(1_500);
         assertThat(views.predictedCachedTokens(p1.id())).isEqualTo(640);
-        assertThat(views.forgoneCachedTokens(p1.id())).isEqualTo(320);
         assertThat(views.routedPods()).containsExactly(p1.id());
         assertThat(firsts).as("told once, at the pod's first request").containsExactly(p1.id());
 

@@ -14,9 +14,7 @@ import java.util.List;
  * pd_prefix_cache_model_blocks is how many KV blocks the gateway believes the pods hold in all, the memory its cache
  * model takes (about 100 bytes a block). pd_prefix_cache_routed_prompt_tokens_total and
  * pd_prefix_cache_predicted_hit_tokens_total{namespace, pod_name} are the prompt tokens routed to each pod to compute
- * and how many of them its view predicted cached: their rates' ratio is the predicted hit rate;
- * pd_prefix_cache_forgone_hit_tokens_total{namespace, pod_name} how many more another pod's view held (the most any
- * held, less this pod's): the locality routing traded for load. Beside them, what the
+ * and how many of them its view predicted cached: their rates' ratio is the predicted hit rate. Beside it, what the
  * engines say they served, from their scrapes: pd_prefix_cache_engine_queried_tokens_total and
  * pd_prefix_cache_engine_hit_tokens_total{namespace, pod_name} (vLLM's prefix_cache_queries_total and
  * prefix_cache_hits_total re-exported), and pd_prefix_cache_engine_hit_rate (SGLang's cache_hit_rate, TensorRT-LLM's
@@ -45,11 +43,7 @@ public final class RoutingModelGauges {
                 PodSeries.counter(registry, "pd_prefix_cache_predicted_hit_tokens", "Of the prompt tokens routed to the "
                         + "pod, those its cache view predicted it holds; compare the rate of their ratio with the "
                         + "engine's own (vLLM prefix_cache_hits / prefix_cache_queries)", id, caches,
-                        c -> c.predictedCachedTokens(id)),
-                PodSeries.counter(registry, "pd_prefix_cache_forgone_hit_tokens", "Of the prompt tokens routed to the "
-                        + "pod, those it did not hold and another pod did (by the gateway's views): cache hits the "
-                        + "routing gave up, for load or because the holder could not take the request", id, caches,
-                        c -> c.forgoneCachedTokens(id))));
+                        c -> c.predictedCachedTokens(id))));
         // A pod's series appear with its first routed request, not a tick later; they leave with the pod (sync).
         caches.onFirstRouted(predictedHits::add);
         this.served = served;
