@@ -264,7 +264,6 @@ public final class EngineLoop {
 
     private void complete(Step step) {
         long at = step.endNanos();
-        long tokens = 0; // what the step produced, as vLLM's iteration_tokens_total counts it
         for (Chunk chunk : step.chunks()) {
             Sequence s = chunk.sequence();
             if (s.cancelled) {
@@ -274,34 +273,25 @@ public final class EngineLoop {
             if (s.prefillDone()) {
                 prefixCache.insert(s.prompt);
                 stats.prefillTime.observe(engineSeconds(at - s.admittedNanos));
-                tokens += emit(s, at);
+                emit(s, at);
             }
         }
         prefixCache.publish(); // one KV-event batch per step, as the engines publish
         for (Sequence s : step.decoders()) {
             if (!s.cancelled && !s.finished) {
-                tokens += emit(s, at);
+                emit(s, at);
             }
-        }
-        if (tokens > 0) {
-            stats.iterationTokens.observe(tokens);
         }
     }
 
-    /** Emits the sequence's next token; returns the tokens it adds to the step's count (a first token its prompt). */
-    private long emit(Sequence s, long at) {
+    private void emit(Sequence s, long at) {
         int index = s.generated++;
         stats.generationTokens++;
-        long tokens = 1;
         if (index == 0) {
             s.firstTokenNanos = at;
             stats.promptTokens += s.promptTokens();
             stats.timeToFirstToken.observe(engineSeconds(at - s.arrivalNanos));
-            tokens += s.promptTokens();
-        } else {
-            stats.timePerOutputToken.observe(engineSeconds(at - s.lastTokenNanos));
         }
-        s.lastTokenNanos = at;
         String finishReason = null;
         if (s.generated >= s.maxTokens) {
             finishReason = EngineStats.FINISHED_LENGTH;
@@ -309,11 +299,10 @@ public final class EngineLoop {
             running.remove(s);
             pool.release(s.reservedBlocks);
             s.reservedBlocks = 0;
-            stats.completed(s, engineSeconds(at - s.admittedNanos));
+            stats.finished(finishReason);
             stats.e2eLatency.observe(engineSeconds(at - s.arrivalNanos));
             stats.decodeTime.observe(engineSeconds(at - s.firstTokenNanos));
         }
         s.listener.onToken(index, finishReason);
-        return tokens;
     }
 }

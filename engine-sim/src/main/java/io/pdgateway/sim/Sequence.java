@@ -8,8 +8,6 @@ public final class Sequence {
 
     final PromptTokens prompt;
     final int maxTokens;
-    /** The request's n: its choices are generated together, token by token. */
-    final int choices;
     /** False for a decode-role request whose KV came from a prefill pod. */
     final boolean needsPrefill;
     final SequenceListener listener;
@@ -24,16 +22,13 @@ public final class Sequence {
     long queuedNanos;
     long admittedNanos;
     long firstTokenNanos;
-    long lastTokenNanos;
     long pendingTimer = -1;
     boolean cancelled;
     boolean finished;
 
-    public Sequence(PromptTokens prompt, int maxTokens, int choices, boolean needsPrefill, SequenceListener listener,
-            long arrivalNanos) {
+    public Sequence(PromptTokens prompt, int maxTokens, boolean needsPrefill, SequenceListener listener, long arrivalNanos) {
         this.prompt = prompt;
         this.maxTokens = maxTokens;
-        this.choices = choices;
         this.needsPrefill = needsPrefill;
         this.listener = listener;
         this.arrivalNanos = arrivalNanos;

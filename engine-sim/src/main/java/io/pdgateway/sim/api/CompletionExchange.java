@@ -111,8 +111,7 @@ public final class CompletionExchange implements SequenceListener, RequestScope 
             return; // the client left, or the request was aborted, while the KV was on its way
         }
         this.faults = faults;
-        sequence = new Sequence(parsed.prompt(), parsed.maxTokens(), parsed.choices(), plan.needsPrefill(), this,
-                arrivalNanos);
+        sequence = new Sequence(parsed.prompt(), parsed.maxTokens(), plan.needsPrefill(), this, arrivalNanos);
         if (parsed.stream()) {
             openStream();
         }

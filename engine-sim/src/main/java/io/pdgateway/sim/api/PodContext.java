@@ -68,8 +68,7 @@ public final class PodContext {
         this.config = config;
         this.personality = personality;
         this.client = client;
-        this.stats = new EngineStats(personality.firstTokenBuckets(), personality.requestPhaseBuckets(),
-                config.timing().maxModelLen());
+        this.stats = new EngineStats(personality.firstTokenBuckets(), personality.requestPhaseBuckets());
         TimingProfile timing = config.timing();
         this.kvPool = new KvPool(timing.kvCapacityTokens(), timing.blockSizeTokens());
         this.kvEvents = config.kvEvents().publishes() ? new KvEventPublisher(config.kvEvents(),

@@ -45,8 +45,6 @@ public final class VllmMetrics {
                         "Prefix cache queries, in terms of number of queried tokens.", stats.prefixCacheQueries)
                 .counter("vllm:prefix_cache_hits_total", "Prefix cache hits, in terms of number of cached tokens.",
                         stats.prefixCacheHits)
-                // Nothing is preempted here: a request's whole KV is reserved when it is admitted.
-                .counter("vllm:num_preemptions_total", "Cumulative number of preemption from the engine.", 0)
                 .counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.", stats.promptTokens)
                 .counter("vllm:generation_tokens_total", "Number of generation tokens processed.",
                         stats.generationTokens)
@@ -55,22 +53,8 @@ public final class VllmMetrics {
                 // Not a vLLM name: AIBrix's metrics.go reads request_success_total under this one (reference §4).
                 .counter("vllm:num_requests_success_total",
                         "Requests finished with stop or length (the name AIBrix scrapes).", stats.successfulTotal())
-                .histogram("vllm:request_prompt_tokens", "Number of prefill tokens processed.",
-                        stats.promptTokensPerRequest)
-                .histogram("vllm:request_generation_tokens", "Number of generation tokens processed.",
-                        stats.generationTokensPerRequest)
-                .histogram("vllm:iteration_tokens_total", "Histogram of number of tokens per engine_step.",
-                        stats.iterationTokens)
-                .histogram("vllm:request_max_num_generation_tokens",
-                        "Histogram of maximum number of requested generation tokens.",
-                        stats.maxGenerationTokensPerRequest)
-                .histogram("vllm:request_params_n", "Histogram of the n request parameter.", stats.choicesParam)
-                .histogram("vllm:request_params_max_tokens", "Histogram of the max_tokens request parameter.",
-                        stats.maxTokensParam)
                 .histogram("vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
                         stats.timeToFirstToken)
-                .histogram("vllm:time_per_output_token_seconds", "Histogram of time per output token in seconds.",
-                        stats.timePerOutputToken)
                 .histogram("vllm:request_prefill_time_seconds",
                         "Histogram of time spent in PREFILL phase for request.", stats.prefillTime)
                 .histogram("vllm:request_decode_time_seconds",
@@ -79,8 +63,6 @@ public final class VllmMetrics {
                         "Histogram of time spent in WAITING phase for request.", stats.queueTime)
                 .histogram("vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.",
                         stats.e2eLatency)
-                .histogram("vllm:request_inference_time_seconds",
-                        "Histogram of time spent in RUNNING phase for request.", stats.inferenceTime)
                 .info("vllm:cache_config_info", "Information of the LLMEngine CacheConfig", cacheConfig(pod))
                 .toString();
     }

@@ -108,39 +108,6 @@ class VllmMetricsTest {
     }
 
     @Test
-    void perRequestHistograms_observeEachFinishedRequestAsVllmV1Does() {
-        Map<String, Double> before = scrape();
-
-        post(pod, "/v1/completions", "{\"model\":\"my-model\",\"prompt\":\"12345678\",\"max_tokens\":3,\"n\":2}");
-
-        Map<String, Double> after = scrape();
-        // One request of 2 prompt tokens and 3 generated, n=2: each per-request histogram observes it once.
-        assertThat(delta(before, after, "vllm:request_prompt_tokens_sum")).isEqualTo(2);
-        assertThat(delta(before, after, "vllm:request_prompt_tokens_bucket", "le=\"1.0\"")).isZero();
-        assertThat(delta(before, after, "vllm:request_prompt_tokens_bucket", "le=\"2.0\"")).isEqualTo(1);
-        assertThat(delta(before, after, "vllm:request_generation_tokens_sum")).isEqualTo(3);
-        assertThat(delta(before, after, "vllm:request_max_num_generation_tokens_sum")).isEqualTo(3);
-        assertThat(delta(before, after, "vllm:request_params_max_tokens_sum")).isEqualTo(3);
-        assertThat(delta(before, after, "vllm:request_params_n_sum")).isEqualTo(2);
-        assertThat(delta(before, after, "vllm:request_inference_time_seconds_count")).isEqualTo(1);
-        // A gap before each token after the first; every step's tokens, a first token counting its prompt.
-        assertThat(delta(before, after, "vllm:time_per_output_token_seconds_count")).isEqualTo(2);
-        double produced = delta(before, after, "vllm:prompt_tokens_total")
-                + delta(before, after, "vllm:generation_tokens_total");
-        assertThat(delta(before, after, "vllm:iteration_tokens_total_sum")).isEqualTo(produced);
-        assertThat(sample(after, "vllm:num_preemptions_total")).isZero();
-        // The token histograms' buckets run 1, 2, 5, 10, ... up to the model's context (131,072: 100,000 the last).
-        assertThat(after).containsKey("vllm:request_prompt_tokens_bucket{model_name=\"my-model\",engine=\"0\","
-                + "le=\"100000.0\"}").doesNotContainKey("vllm:request_prompt_tokens_bucket{model_name=\"my-model\","
-                + "engine=\"0\",le=\"200000.0\"}");
-    }
-
-    private static double delta(Map<String, Double> before, Map<String, Double> after, String name,
-            String... labels) {
-        return sample(after, name, labels) - sample(before, name, labels);
-    }
-
-    @Test
     void longStreamInFlight_runningRises_secondRequestWaits() throws Exception {
         try (RawHttp http = RawHttp.connect(pod.host(), pod.port(), Duration.ofSeconds(5))) {
             http.post("/v1/chat/completions", chat("my-model", "keep talking", 20_000, true));
